@@ -1,0 +1,25 @@
+"""Sanssouci rules: components, state, legal choices, apply, scoring. No I/O."""
+
+from sanssim.engine.components import COLOURS, SYMBOLS, TILE_SETS, Components
+from sanssim.engine.errors import ComponentError, ConfigError, IllegalActionError, SanssimError
+from sanssim.engine.game import (
+    DISCARD,
+    END,
+    NOBLE,
+    PASS,
+    PHASE_NAMES,
+    PLACE,
+    SIDE,
+    TAKE,
+    Game,
+    GameConfig,
+    ScoreBreakdown,
+    State,
+    TurnRecord,
+)
+
+__all__ = [
+    "COLOURS", "DISCARD", "END", "NOBLE", "PASS", "PHASE_NAMES", "PLACE", "SIDE", "SYMBOLS",
+    "TAKE", "TILE_SETS", "ComponentError", "Components", "ConfigError", "Game", "GameConfig",
+    "IllegalActionError", "SanssimError", "ScoreBreakdown", "State", "TurnRecord",
+]  # fmt: skip

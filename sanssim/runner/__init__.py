@@ -1,0 +1,1 @@
+"""Batches of seeded games: seeding, chunking, executors, Parquet writing."""

@@ -1,0 +1,56 @@
+"""Playing one game between strategies, with every seed derived from the game's."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+
+from sanssim.engine.game import Game, State
+from sanssim.engine.view import PlayerView
+from sanssim.strategies.base import StrategySpec
+
+SEED_BITS = 63
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed from integers; stable across Python versions and platforms."""
+    digest = hashlib.blake2b(",".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
+
+
+def game_seed(master_seed: int, game_index: int) -> int:
+    return derive_seed(master_seed, game_index)
+
+
+def strategy_rng(seed: int, seat: int) -> random.Random:
+    return random.Random(derive_seed(seed, seat, 1))
+
+
+class GameFailure(Exception):
+    """A strategy raised or chose illegally; carries what is needed to replay it."""
+
+    def __init__(self, seed: int, seat: int, turn: int, strategy: str, error: str) -> None:
+        super().__init__(f"game seed {seed}, seat {seat} ({strategy}), turn {turn}: {error}")
+        self.seed = seed
+        self.seat = seat
+        self.turn = turn
+        self.strategy = strategy
+        self.error = error
+
+
+def play_game(game: Game, specs: Sequence[StrategySpec], seed: int, record: bool = False) -> State:
+    """Play a whole game; raises GameFailure if a strategy fails."""
+    state = game.new_state(seed, record)
+    players = [spec.make(strategy_rng(seed, seat)) for seat, spec in enumerate(specs)]
+    views = [PlayerView(state, seat) for seat in range(game.n_players)]
+    while state.legal:
+        seat = state.current
+        try:
+            action = players[seat].choose(views[seat], list(state.legal))
+            state.apply_action(action)
+        except Exception as exc:
+            raise GameFailure(
+                seed, seat, state.turn, specs[seat].text, f"{type(exc).__name__}: {exc}"
+            ) from exc
+    return state

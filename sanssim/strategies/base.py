@@ -1,0 +1,104 @@
+"""The strategy interface, its parameters, and how specs name strategies.
+
+A strategy sees only its player's `PlayerView` and the legal choices, and
+returns one of them. A new instance plays each game, with its own seeded
+random generator, so it may keep state across the decisions of that game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sanssim.engine.errors import SanssimError
+from sanssim.engine.view import PlayerView
+
+
+class StrategyError(SanssimError):
+    """An unknown strategy or a bad parameter in a strategy spec."""
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A strategy parameter: its type is the type of its default."""
+
+    name: str
+    default: int | float | bool | str
+    help: str
+
+    def parse(self, text: str, strategy: str) -> int | float | bool | str:
+        kind = type(self.default)
+        try:
+            if kind is bool:
+                lowered = text.lower()
+                if lowered not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError
+                return lowered in ("true", "1", "yes")
+            return kind(text)
+        except ValueError:
+            raise StrategyError(
+                f"strategy {strategy!r}: parameter {self.name} must be "
+                f"{kind.__name__}, got {text!r}"
+            ) from None
+
+
+class Strategy:
+    """Base class. Subclasses set `name`, `summary`, `params` and implement `choose`."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+
+    def __init__(self, rng: random.Random, **params: Any) -> None:
+        self.rng = rng
+        for p in self.params:
+            setattr(self, p.name, params.get(p.name, p.default))
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
+        raise NotImplementedError
+
+    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
+        """Scored options, best first, for `show --explain`; default: none scored."""
+        return [(a, 0.0) for a in legal]
+
+
+@dataclass(frozen=True, slots=True)
+class StrategySpec:
+    """A resolved `name:key=value,...` spec: the class and its full parameters."""
+
+    name: str
+    cls: type[Strategy]
+    params: tuple[tuple[str, Any], ...]
+
+    @property
+    def text(self) -> str:
+        """Canonical spec text, every parameter spelled out."""
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params)
+
+    def make(self, rng: random.Random) -> Strategy:
+        return self.cls(rng, **dict(self.params))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "params": dict(self.params), "spec": self.text}
+
+
+def parse_params(cls: type[Strategy], name: str, text: str) -> tuple[tuple[str, Any], ...]:
+    known = {p.name: p for p in cls.params}
+    given: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise StrategyError(f"strategy {name!r}: expected key=value, got {item!r}")
+        if key not in known:
+            options = ", ".join(known) or "none"
+            raise StrategyError(
+                f"strategy {name!r} has no parameter {key!r} (parameters: {options})"
+            )
+        if key in given:
+            raise StrategyError(f"strategy {name!r}: parameter {key!r} given twice")
+        given[key] = known[key].parse(value.strip(), name)
+    return tuple((p.name, given.get(p.name, p.default)) for p in cls.params)

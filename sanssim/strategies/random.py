@@ -1,0 +1,14 @@
+"""`random`: uniform over the legal choices; the baseline of the strength ladder."""
+
+from __future__ import annotations
+
+from sanssim.engine.view import PlayerView
+from sanssim.strategies.base import Strategy
+
+
+class RandomStrategy(Strategy):
+    name = "random"
+    summary = "picks uniformly among the legal choices at every decision"
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
+        return legal[int(self.rng.random() * len(legal))]
