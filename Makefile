@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The default batch into runs/<time>/ (runs/latest points at it), then its report once
+# `sanssim report` exists.
 run: install
-	$(BIN)/sanssim play --players 4 --seed 1
+	$(BIN)/sanssim run
+	if $(BIN)/sanssim report --help >/dev/null 2>&1; then $(BIN)/sanssim report runs/latest; fi
 
 lint: install
 	$(BIN)/ruff check sanssim tests scripts
@@ -24,5 +27,6 @@ lint: install
 test: lint
 	$(BIN)/python -m pytest
 
+# Speed figures (README): `make bench` for the full 100,000-game runs, BENCH=--quick for a taste.
 bench: install
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench.py $(BENCH)

@@ -2,12 +2,48 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from sanssim import __version__
-from sanssim.engine import Game, GameConfig, SanssimError
+from sanssim.engine import TILE_SETS, SanssimError
+from sanssim.runner.config import DEFAULT_STRATEGY
+
+if TYPE_CHECKING:
+    from sanssim.runner.batch import Outcome
+    from sanssim.runner.config import Arm
+    from sanssim.runner.run import Plan
+
+# Options that describe what is played; --config and --resume bring their own.
+RUN_OPTIONS = (
+    "players",
+    "games",
+    "seed",
+    "strategy",
+    "expansion",
+    "duplicate_reshuffle",
+    "tile_set",
+    "garden_sides",
+    "components",
+    "no_turn_log",
+)
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+def fail(message: str) -> NoReturn:
+    """A user's mistake: one line on stderr, exit code 2, no traceback."""
+    click.echo(f"sanssim: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
 
 
 @click.group()
@@ -17,22 +53,212 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--players", default=2, show_default=True, help="Number of players (2-4).")
-@click.option("--seed", default=1, show_default=True, help="Game seed.")
-@click.option("--expansion", is_flag=True, help="Play the advanced game.")
-def play(players: int, seed: int, expansion: bool) -> None:
-    """Play one seeded random game and print the final position."""
-    from sanssim.engine.render import render_state
-    from sanssim.runner.play import play_game
+@click.option(
+    "--players",
+    default="2,3,4",
+    show_default=True,
+    help="Player count, or several for a sweep (one sub-directory each).",
+)
+@click.option("--games", default=1000, show_default=True, help="Games per player count.")
+@click.option(
+    "--seed", default=1, show_default=True, help="Master seed; game i plays seed (seed, i)."
+)
+@click.option(
+    "-s",
+    "--strategy",
+    multiple=True,
+    default=(DEFAULT_STRATEGY,),
+    show_default=True,
+    help="Strategy spec `name` or `name:key=value,...`; once for every seat or once per seat.",
+)
+@click.option("--expansion", is_flag=True, help="Play the advanced game (expansion boards).")
+@click.option("--duplicate-reshuffle", is_flag=True, help="House rule: redraw matching pairs.")
+@click.option("--tile-set", type=click.Choice(TILE_SETS), help="Tiles used (default: by players).")
+@click.option(
+    "--garden-sides",
+    default="random",
+    show_default=True,
+    help="`random`, one side id for every seat, or one id per seat (`1A,2B,...`).",
+)
+@click.option("--components", type=click.Path(path_type=Path), help="Component data file.")
+@click.option("--no-turn-log", is_flag=True, help="Write results only (faster, smaller).")
+@click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option("--chunk-size", type=int, help="Games per part file (default: by games and workers).")
+@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
+@click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
+@click.option("--resume", is_flag=True, help="Finish the run in --out, with its own configuration.")
+@click.option(
+    "--config",
+    "experiment",
+    type=click.Path(path_type=Path),
+    help="TOML experiment: several arms, each a set of the options above.",
+)
+@click.pass_context
+def run(ctx: click.Context, **options: object) -> None:
+    """Play a seeded batch of games and log every game and turn to Parquet."""
+    from sanssim.runner.config import load_experiment
+    from sanssim.runner.executor import LocalExecutor, WorkerLost
+    from sanssim.runner.run import default_out, execute, link_latest, load_plan, plan
+
+    given = [
+        name
+        for name in RUN_OPTIONS
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    ]
+    out: Path | None = options["out"]  # type: ignore[assignment]
+    workers: int | None = options["workers"]  # type: ignore[assignment]
+    chunk_size: int | None = options["chunk_size"]  # type: ignore[assignment]
+    try:
+        if workers is not None and workers < 1:
+            fail(f"--workers must be at least 1, got {workers}")
+        if chunk_size is not None and chunk_size < 1:
+            fail(f"--chunk-size must be at least 1, got {chunk_size}")
+        if options["resume"]:
+            if out is None:
+                fail("--resume needs --out RUN, the run to finish")
+            if given or options["experiment"]:
+                fail(f"--resume takes its configuration from {out}; drop --{_flag(given)}")
+            run_plan = load_plan(out)
+        else:
+            if options["experiment"]:
+                if given:
+                    fail(f"--config gives the configuration; drop --{_flag(given)}")
+                arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
+            else:
+                arms = _arms_from_options(options)
+            run_plan = plan(out or default_out(), arms, bool(options["force"]))
+    except SanssimError as exc:
+        fail(str(exc))
+    executor = LocalExecutor(workers)
+    started = time.perf_counter()
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with executor:
+            outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
+    except KeyboardInterrupt:
+        _stopped("interrupted", run_plan.out)
+        sys.exit(EXIT_INTERRUPTED)
+    except WorkerLost as exc:
+        _stopped(str(exc), run_plan.out)
+        sys.exit(EXIT_FAILED)
+    except SanssimError as exc:
+        fail(str(exc))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if out is None and not options["resume"]:
+        link_latest(run_plan.out)
+    _print_summary(run_plan, outcomes, time.perf_counter() - started, executor.workers)
+
+
+def _short_spec(text: str) -> str:
+    """A spec with only the parameters that differ from their defaults, for narrow tables."""
     from sanssim.strategies import resolve
 
+    spec = resolve(text)
+    defaults = {p.name: p.default for p in spec.cls.params}
+    changed = [f"{k}={v}" for k, v in spec.params if defaults[k] != v]
+    return spec.name + (":" + ",".join(changed) if changed else "")
+
+
+def _stopped(why: str, out: Path) -> None:
+    click.echo(
+        f"\n{why}: finished parts are kept in {out}; finish the run with\n"
+        f"  sanssim run --resume --out {out}",
+        err=True,
+    )
+
+
+def _flag(names: list[str]) -> str:
+    return names[0].replace("_", "-") if names else "config"
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _arms_from_options(options: dict[str, object]) -> list[Arm]:
+    from sanssim.data import load_components
+    from sanssim.runner.config import parse_players, sweep
+
+    components = load_components(options["components"])  # type: ignore[arg-type]
+    return sweep(
+        parse_players(options["players"]),  # type: ignore[arg-type]
+        games=options["games"],
+        seed=options["seed"],
+        strategies=options["strategy"],
+        expansion=options["expansion"],
+        duplicate_reshuffle=options["duplicate_reshuffle"],
+        tile_set=options["tile_set"],
+        garden_sides=options["garden_sides"],
+        turn_log=not options["no_turn_log"],
+        components=components,
+    )
+
+
+@contextmanager
+def _progress(label: str, total: int, done: int) -> Iterator[Callable[[int], None]]:
+    from tqdm import tqdm
+
+    with tqdm(
+        total=total, initial=done, desc=label, unit="game", dynamic_ncols=True, smoothing=0.05
+    ) as bar:
+        yield bar.update
+
+
+def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, workers: int) -> None:
+    from sanssim.runner.run import summary
+
+    header = ("arm", "seat", "strategy", "games", "mean score", "win rate")
+    rows = [header]
+    for arm, outcome in zip(run_plan.arms, outcomes, strict=True):
+        for r in summary(outcome.run_dir).iter_rows(named=True):
+            rows.append(
+                (
+                    arm.name or outcome.run_dir.name,
+                    str(r["seat"]),
+                    _short_spec(r["strategy"]),
+                    str(r["games"]),
+                    f"{r['mean_score']:.2f}",
+                    f"{r['win_rate']:.3f}",
+                )
+            )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    click.echo()
+    for row in rows:
+        cells = [
+            cell.ljust(w) if i in (0, 2) else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        click.echo("  ".join(cells))
+    played = sum(o.played for o in outcomes)
+    failed = sum(o.failed for o in outcomes)
+    rate = played / seconds if seconds > 0 else 0.0
+    click.echo(
+        f"\n{played} games played in {seconds:.1f} s ({rate:,.0f} games/s, {workers} workers)"
+    )
+    if failed:
+        click.echo(
+            f"{failed} games failed: listed under `failures` in each manifest.json, "
+            "tracebacks in errors.log"
+        )
+    first = run_plan.dirs[0]
+    click.echo(f"run written to {run_plan.out}")
+    click.echo(f"  replay a game:  sanssim show {first} --game 0")
+    click.echo(f"  load results:   polars.scan_parquet('{first}/results/*.parquet')")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option("--game", "game_id", type=int, required=True, help="Game id (0-based).")
+@click.option("--turn", type=int, help="Show only this turn, with every garden after it.")
+def show(run_dir: Path, game_id: int, turn: int | None) -> None:
+    """Replay a logged game from a run directory, turn by turn."""
+    from sanssim.runner.show import show as render
+
     try:
-        game = Game(GameConfig(n_players=players, expansion=expansion))
-        state = play_game(game, [resolve("random")] * players, seed)
+        click.echo(render(run_dir, game_id, turn))
     except SanssimError as exc:
-        raise click.UsageError(str(exc)) from None
-    click.echo(render_state(state))
-    click.echo("final: " + ", ".join(f"seat {p} {t}" for p, t in enumerate(state.returns())))
+        fail(str(exc))
 
 
 if __name__ == "__main__":

@@ -166,6 +166,46 @@ class Components:
                 _check_fit(garden, exp)
         return cls(tiles, deck, gardens, expansions)
 
+    @classmethod
+    def from_manifest(cls, data: dict[str, Any]) -> Components:
+        """Rebuild from `to_dict` output (a run's manifest), validated like a data file."""
+        tokens = {mark: token for token, mark in MARK_TOKENS.items()}
+        try:
+            return cls.from_dict(
+                {
+                    "schema": 1,
+                    "tiles": data["tiles"],
+                    "deck": {"cards": data["deck"]},
+                    "garden_side": [
+                        {
+                            "id": s["id"],
+                            "board": s["board"],
+                            "columns": s["columns"],
+                            "extra": [sq for sq in s["preprinted"] if sq[0] != 1],
+                        }
+                        for s in data["garden_sides"]
+                    ],
+                    "expansion_side": [
+                        {
+                            "id": e["id"],
+                            "board": e["board"],
+                            "stairway_index": e["stairway_index"],
+                            "marks": [
+                                " ".join(
+                                    tokens[(sq["kind"], sq["value"])]
+                                    for sq in e["squares"]
+                                    if sq["row"] == row
+                                )
+                                for row in range(EXPANSION_TOP_ROW, N_ROWS + 1)
+                            ],
+                        }
+                        for e in data["expansion_sides"]
+                    ],
+                }
+            )
+        except (KeyError, TypeError) as exc:
+            raise ComponentError(f"manifest component data is incomplete: {exc!r}") from None
+
 
 def _list(data: dict[str, Any], key: str) -> list[Any]:
     value = data.get(key)

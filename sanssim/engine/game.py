@@ -19,6 +19,7 @@ A decision with a single legal choice is taken automatically.
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass, field
 
@@ -31,7 +32,7 @@ from sanssim.engine.components import (
     TILE_SETS,
     Components,
 )
-from sanssim.engine.errors import ConfigError, IllegalActionError
+from sanssim.engine.errors import ComponentError, ConfigError, IllegalActionError
 
 ROUNDS = 18
 HAND_SIZE = 2
@@ -142,7 +143,10 @@ class GameConfig:
                     f"got {len(self.garden_sides)}"
                 )
             for side_id in self.garden_sides:
-                components.garden_side(side_id)
+                try:
+                    components.garden_side(side_id)
+                except ComponentError as exc:
+                    raise ConfigError(str(exc)) from None
         boards = len({s.board for s in components.garden_sides})
         if self.garden_sides is None and boards < n:
             raise ConfigError(f"{n} players need {n} garden boards, the components have {boards}")
@@ -414,12 +418,8 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Apply a legal choice, then any forced follow-ups; an illegal one raises."""
-        if action not in self.legal:
-            options = ", ".join(self.describe(a) for a in self.legal) or "none"
-            raise IllegalActionError(
-                f"illegal {PHASE_NAMES[self.phase]} choice {self.describe(action)} for seat "
-                f"{self.current} (legal: {options})"
-            )
+        if type(action) is not int or action not in self.legal:
+            action = self._checked(action)
         phase = self.phase
         if phase == TAKE:
             self._apply_take(action)
@@ -431,6 +431,25 @@ class State:
             self._end_turn()
         else:
             self._choose_side(action)
+
+    def _checked(self, action: object) -> int:
+        """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error.
+
+        Refusing bools, floats and the like here keeps a bad choice from
+        half-applying before it fails.
+        """
+        if not isinstance(action, bool):
+            try:
+                index = operator.index(action)
+            except TypeError:
+                index = None
+            if index is not None and index in self.legal:
+                return index
+        options = ", ".join(self.describe(a) for a in self.legal) or "none"
+        raise IllegalActionError(
+            f"illegal {PHASE_NAMES[self.phase]} choice {self.describe(action)} for seat "
+            f"{self.current} (legal: {options})"
+        )
 
     def _side_choices(self) -> list[int]:
         board = self.exp_board[self.current]
@@ -631,6 +650,8 @@ class State:
     def describe(self, action: int) -> str:
         """A readable name for an action at the current decision."""
         comps = self.game.components
+        if type(action) is not int:
+            return repr(action)
         if self.phase == SIDE and 0 <= action < len(comps.expansion_sides):
             return f"expansion side {comps.expansion_sides[action].id}"
         if self.phase == TAKE:
@@ -641,7 +662,7 @@ class State:
                 return f"{comps.deck[hand[action // 10]].code} takes slot {action % 10}"
         if self.phase == NOBLE and action == PASS:
             return "pass"
-        if self.phase in (PLACE, NOBLE) and isinstance(action, int) and 0 <= action < N_SQUARES:
+        if self.phase in (PLACE, NOBLE) and 0 <= action < N_SQUARES:
             verb = "gardener to" if self.phase == PLACE else "noble to"
             return f"{verb} row {row_of(action)} col {col_of(action)}"
         return repr(action)

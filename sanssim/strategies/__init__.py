@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from sanssim.strategies.base import Param, Strategy, StrategyError, StrategySpec, parse_params
+from sanssim.strategies.greedy import GreedyStrategy
+from sanssim.strategies.heuristic import HeuristicStrategy
+from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
 ENTRY_POINT_GROUP = "sanssim.strategies"
-BUILTIN: dict[str, type[Strategy]] = {cls.name: cls for cls in (RandomStrategy,)}
+BUILTIN: dict[str, type[Strategy]] = {
+    cls.name: cls for cls in (RandomStrategy, GreedyStrategy, HeuristicStrategy, LookaheadStrategy)
+}
 
 
-def registry() -> dict[str, type[Strategy]]:
+def registry() -> dict[str, type[Strategy] | EntryPoint]:
     """Built-ins plus the `sanssim.strategies` entry points of installed packages."""
-    found = dict(BUILTIN)
+    found: dict[str, type[Strategy] | EntryPoint] = dict(BUILTIN)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in found:
             found[ep.name] = ep
@@ -36,19 +41,18 @@ def resolve(spec: str) -> StrategySpec:
     spec = spec.strip()
     known = registry()
     name, _, params = spec.partition(":")
+    class_name, _, class_params = params.partition(":")
     if name in known:
         cls = _load_class(name, known[name])
-    elif "." in name and ":" in spec:
-        module_name, _, rest = spec.partition(":")
-        class_name, _, params = rest.partition(":")
+    elif class_name.isidentifier():
         try:
-            module = importlib.import_module(module_name)
+            module = importlib.import_module(name)
         except ImportError as exc:
-            raise StrategyError(f"cannot import strategy module {module_name!r}: {exc}") from None
+            raise StrategyError(f"cannot import strategy module {name!r}: {exc}") from None
         if not hasattr(module, class_name):
-            raise StrategyError(f"module {module_name!r} has no class {class_name!r}")
-        name = f"{module_name}:{class_name}"
-        cls = _load_class(name, getattr(module, class_name))
+            raise StrategyError(f"module {name!r} has no class {class_name!r}")
+        cls = _load_class(f"{name}:{class_name}", getattr(module, class_name))
+        name, params = f"{name}:{class_name}", class_params
     else:
         raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(sorted(known))})")
     return StrategySpec(name, cls, parse_params(cls, name, params))

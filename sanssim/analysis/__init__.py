@@ -1,0 +1,1 @@
+"""Reading run directories and writing reports: statistics, figures, Markdown and HTML."""

@@ -1,0 +1,363 @@
+"""Section 2: seat advantage, variants side by side, garden and expansion sides."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from sanssim.analysis import figures, fmt
+from sanssim.analysis.dataset import DESIGN, SOURCES
+from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.measures import (
+    PLAYER,
+    PLAYER_NAMES,
+    SOURCE_NAMES,
+    is_symbol_card,
+    stale_colours,
+    winning_margin,
+)
+from sanssim.analysis.missions import win_share
+from sanssim.analysis.section import Context, Section, Skipped
+from sanssim.analysis.stats import (
+    ALPHA,
+    Z,
+    between_groups,
+    chi2_gof,
+    mean_table,
+    rate_table,
+)
+
+TITLE = "2. Variant balance"
+
+
+def build(ctx: Context) -> Section:
+    findings: list[str] = []
+    blocks: list[Block] = [Heading(2, TITLE)]
+    blocks += _seats(ctx, findings)
+    variants, skipped = _variants(ctx, findings)
+    blocks += variants
+    blocks += _sides(ctx, "garden_side", "Garden sides")
+    if ctx.data.arms["expansion"].any():
+        blocks += _sides(ctx, "expansion_side", "Expansion sides")
+        blocks += _side_choice(ctx)
+    return Section(blocks, skipped, findings)
+
+
+def _seats(ctx: Context, findings: list[str]) -> list[Block]:
+    """Win rate by seat against the fair 1/n, with a goodness-of-fit test per arm."""
+    res = ctx.data.results.with_columns(win=win_share())
+    wins = rate_table(res, ["arm", "n_players", "seat"], {"win": pl.col("win")})
+    scores = mean_table(res, ["arm", "seat"], {"total": pl.col("total")})
+    table = wins.join(scores, on=["arm", "seat"]).with_columns(
+        fair=1 / pl.col("n_players"),
+        excess_p=pl.col("win_p") - 1 / pl.col("n_players"),
+        excess_lo=pl.col("win_lo") - 1 / pl.col("n_players"),
+        excess_hi=pl.col("win_hi") - 1 / pl.col("n_players"),
+    )
+    blocks: list[Block] = [
+        Heading(3, "Seat (turn-order) advantage"),
+        Para(
+            "Win rate by seat (seat 0 plays first; shared wins are split) against the fair "
+            "share 1/players, with a chi-square goodness-of-fit test of the wins per seat."
+        ),
+    ]
+    arms = ctx.data.arms
+    mixed = set(arms.filter(pl.col("strategies").str.contains(" | ", literal=True))["arm"])
+    rows = []
+    for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels):
+        stat, df, p = chi2_gof(part["win_k"].to_list(), (part["win_n"] * part["fair"]).to_list())
+        verdict = "seat order matters" if p < ALPHA else "no clear seat effect"
+        if arm in mixed:
+            verdict += " (but seats play different strategies, so this mixes turn order with "
+            verdict += "strategy strength)"
+        first = part.row(0, named=True)
+        findings.append(
+            f"Seats, {arm} ({first['win_n']} games): the first player wins "
+            f"{fmt.pct(first, 'win')} against a fair "
+            f"{100 * first['fair']:.1f}%; seat test {fmt.pval(p)}: {verdict}."
+        )
+        for r in part.iter_rows(named=True):
+            rows.append(
+                [
+                    arm,
+                    str(r["seat"]),
+                    str(r["win_n"]),
+                    fmt.pct(r, "win"),
+                    f"{100 * r['fair']:.1f}%",
+                    fmt.ci(r, "total"),
+                    f"χ²({df}) = {stat:.1f}, {fmt.pval(p)}: {verdict}" if r["seat"] == 0 else "",
+                ]
+            )
+    blocks.append(Table(["arm", "seat", "games", "win rate", "fair", "mean score", "test"], rows))
+    seats = list(range(int(table["seat"].max()) + 1))
+    series = [
+        figures.series(arm, part, "seat", seats, "excess", ctx.colour(arm), 100, "p")
+        for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels)
+    ]
+    fig = ctx.figure("seat_advantage")
+    figures.intervals(
+        fig,
+        "Win rate by seat minus the fair share 1/players",
+        [f"seat {s}" for s in seats],
+        series,
+        "win rate − 1/players (percentage points, 95% CI)",
+        reference=0.0,
+    )
+    blocks.append(
+        Figure(
+            fig.name,
+            "Seat advantage: points right of the dashed line win more often than their fair share.",
+        )
+    )
+    return blocks
+
+
+def _player_measures(ctx: Context) -> pl.DataFrame:
+    per_player = mean_table(ctx.data.results, ["arm"], PLAYER)
+    margins = mean_table(
+        ctx.data.results.group_by("arm", "run", "game_id").agg(margin=winning_margin()),
+        ["arm"],
+        {"margin": pl.col("margin")},
+    )
+    first = rate_table(
+        ctx.data.results.with_columns(win=win_share()).filter(pl.col("seat") == 0),
+        ["arm"],
+        {"first": pl.col("win")},
+    )
+    reshuffles = mean_table(
+        ctx.data.results.filter((pl.col("seat") == 0) & pl.col("reshuffles").is_not_null()),
+        ["arm"],
+        {"all_reshuffles": pl.col("reshuffles")},
+    )
+    return (
+        per_player.join(margins, on="arm")
+        .join(first, on="arm")
+        .join(reshuffles, on="arm", how="left")
+    )
+
+
+def _turn_measures(ctx: Context) -> pl.DataFrame | None:
+    turns = ctx.data.turns
+    if turns is None:
+        return None
+    wild = rate_table(turns.filter(is_symbol_card()), ["arm"], {"wild": pl.col("card_wild")})
+    stale = rate_table(turns, ["arm"], {"stale": stale_colours() > 0})
+    reshuffles = mean_table(
+        turns.group_by("arm", "run", "game_id").agg(pl.col("reshuffles").sum()),
+        ["arm"],
+        {"reshuffles": pl.col("reshuffles")},
+    )
+    return wild.join(stale, on="arm").join(reshuffles, on="arm")
+
+
+def _sd_interval(r: dict, name: str) -> str:
+    """Standard deviation with its large-sample interval sd (1 ± z / sqrt(2(n - 1)))."""
+    sd, n = r[f"{name}_sd"], r[f"{name}_n"]
+    if sd is None or n < 3:
+        return "–"
+    half = Z / (2 * (n - 1)) ** 0.5
+    return f"{sd:.1f} [{sd * (1 - half):.1f}, {sd * (1 + half):.1f}]"
+
+
+def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skipped]]:
+    """One column per arm; then each variant arm against its base-game twin."""
+    arms = ctx.data.arm_labels
+    player = _player_measures(ctx)
+    turn = _turn_measures(ctx)
+    by_arm = {r["arm"]: r for r in player.iter_rows(named=True)}
+    turn_rows = {} if turn is None else {r["arm"]: r for r in turn.iter_rows(named=True)}
+    rows = [
+        ["games", *(str(by_arm[a]["margin_n"]) for a in arms)],
+        ["players (rows of results)", *(str(by_arm[a]["total_n"]) for a in arms)],
+        ["final score", *(fmt.ci(by_arm[a], "total") for a in arms)],
+        ["spread of final score (sd)", *(_sd_interval(by_arm[a], "total") for a in arms)],
+        ["winning margin (points)", *(fmt.ci(by_arm[a], "margin") for a in arms)],
+        ["first player's win rate", *(fmt.pct(by_arm[a], "first") for a in arms)],
+        *([PLAYER_NAMES[s], *(fmt.ci(by_arm[a], s) for a in arms)] for s in SOURCES),
+        ["gardeners placed", *(fmt.ci(by_arm[a], "gardeners") for a in arms)],
+    ]
+    skipped = []
+    if turn_rows:
+        rows += [
+            ["symbol cards acting as jokers", *(_turn_cell(turn_rows, a, "wild") for a in arms)],
+            [
+                "turns starting with a stale colour",
+                *(_turn_cell(turn_rows, a, "stale") for a in arms),
+            ],
+        ]
+    rows.append(
+        [
+            "duplicate-reshuffle redraws per game",
+            *(_reshuffles(by_arm[a], turn_rows.get(a)) for a in arms),
+        ]
+    )
+    missing = ctx.data.arms_without_turns()
+    if missing:
+        skipped.append(
+            Skipped(
+                f"{TITLE}: joker and stale-colour rates",
+                f"no turn log (--no-turn-log) for: {'; '.join(missing)}",
+            )
+        )
+    blocks: list[Block] = [
+        Heading(3, "Variants side by side"),
+        Para(
+            "One column per arm; nothing is pooled across arms. A colour is stale when both "
+            "of its display squares show the same symbol (what `duplicate_reshuffle` removes); "
+            "a symbol card acts as a joker when no tile of its symbol is on display. The spread "
+            "interval is the large-sample approximation."
+        ),
+        Table(["measure", *arms], rows),
+    ]
+    blocks += _against_base(ctx, player, turn, findings)
+    fig = ctx.figure("points_by_source")
+    figures.intervals(
+        fig,
+        "Points by source",
+        [SOURCE_NAMES[s] for s in SOURCES],
+        [
+            figures.Series(
+                a,
+                *([by_arm[a][f"{s}_{k}"] for s in SOURCES] for k in ("mean", "lo", "hi")),
+                colour=ctx.colour(a),
+            )
+            for a in arms
+        ],
+        "mean points per player (95% CI)",
+    )
+    blocks.append(Figure(fig.name, "Where the points come from, per arm."))
+    return blocks, skipped
+
+
+def _reshuffles(player: dict, turn: dict | None) -> str:
+    """All redraws of a game from the results when logged there, else those after refills
+    from the turn log."""
+    if player.get("all_reshuffles_mean") is not None:
+        return fmt.ci(player, "all_reshuffles", 2)
+    if turn is not None:
+        return f"{fmt.ci(turn, 'reshuffles', 2)} (after refills; setup not logged)"
+    return "not logged"
+
+
+def _turn_cell(rows: dict, arm: str, name: str) -> str:
+    return fmt.pct(rows[arm], name) if arm in rows else "no turn log"
+
+
+def _against_base(
+    ctx: Context, player: pl.DataFrame, turn: pl.DataFrame | None, findings: list[str]
+) -> list[Block]:
+    """One variant at a time: each arm with a variant on against its twin with it off and
+    every other design facet equal."""
+    arms = ctx.data.arms
+    metrics = player if turn is None else player.join(turn, on="arm", how="left")
+    rows = []
+    for variant in ("expansion", "duplicate_reshuffle"):
+        others = [c for c in DESIGN if c != variant]
+        pairs = arms.filter(pl.col(variant)).join(
+            arms.filter(~pl.col(variant)), on=others, suffix="_off"
+        )
+        for pair in pairs.iter_rows(named=True):
+            a = metrics.filter(pl.col("arm") == pair["arm"]).row(0, named=True)
+            b = metrics.filter(pl.col("arm") == pair["arm_off"]).row(0, named=True)
+            cells = [fmt.mean_diff(a, b, n) for n in ("total", "margin")]
+            cells.append(fmt.rate_diff(a, b, "first"))
+            cells += [fmt.rate_diff(a, b, n) for n in ("wild", "stale")] if turn is not None else []
+            label = f"{variant}: {pair['arm']} vs {pair['arm_off']}"
+            rows.append([label, *cells])
+            findings.append(
+                f"Variant {label} ({a['margin_n']} vs {b['margin_n']} games): final score "
+                f"{cells[0]}, first player's win rate {cells[2]}."
+            )
+    if not rows:
+        return []
+    header = ["comparison", "final score", "winning margin", "first player's win rate"]
+    if turn is not None:
+        header += ["jokers among symbol cards", "turns with a stale colour"]
+    return [
+        Para(
+            "One variant at a time: the arm with it minus the arm without it, everything else "
+            "equal; difference [95% CI], called higher or lower only when the interval "
+            "excludes zero."
+        ),
+        Table(header, rows),
+    ]
+
+
+def _sides(ctx: Context, column: str, title: str) -> list[Block]:
+    """Balance of the sides: mean score and win rate per side, and tests of equality."""
+    res = ctx.data.results.filter(pl.col(column).is_not_null()).with_columns(win=win_share())
+    scores = mean_table(res, ["arm", column], {"total": pl.col("total")})
+    wins = rate_table(res, ["arm", "n_players", column], {"win": pl.col("win")})
+    table = scores.join(wins, on=["arm", column])
+    blocks: list[Block] = [
+        Heading(3, f"{title}: balance"),
+        Para(
+            "Mean final score and win rate of players on each side; the fair win rate is "
+            "1/players. Tests: equal mean score across sides (between-groups chi-square) and "
+            "wins in proportion to appearances (goodness of fit)."
+        ),
+    ]
+    for arm in ctx.data.arm_labels:
+        part = table.filter(pl.col("arm") == arm)
+        if part.height < 2:
+            continue
+        s1, df1, p1 = between_groups(
+            part["total_n"].to_list(), part["total_mean"].to_list(), part["total_sd"].to_list()
+        )
+        s2, df2, p2 = chi2_gof(
+            part["win_k"].to_list(), (part["win_n"] / part["n_players"]).to_list()
+        )
+        rows = [
+            [r[column], str(r["total_n"]), fmt.ci(r, "total"), fmt.pct(r, "win")]
+            for r in part.iter_rows(named=True)
+        ]
+        blocks += [
+            Para(
+                f"{arm}: scores χ²({df1}) = {s1:.1f}, {fmt.pval(p1)}; wins χ²({df2}) = "
+                f"{s2:.1f}, {fmt.pval(p2)} — "
+                + ("the sides are not balanced." if min(p1, p2) < ALPHA else "no clear imbalance.")
+            ),
+            Table(["side", "players", "final score", "win rate"], rows),
+        ]
+    fig = ctx.figure(f"{column}s")
+    sides = sorted(table[column].unique().to_list())
+    series = [
+        figures.series(arm, part, column, sides, "total", ctx.colour(arm))
+        for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels)
+        if not part.is_empty()
+    ]
+    figures.intervals(
+        fig,
+        f"{title}: mean final score by side",
+        sides,
+        series,
+        "mean final score (points, 95% CI)",
+    )
+    blocks.append(Figure(fig.name, f"{title}: mean final score of the players on each side."))
+    return blocks
+
+
+def _side_choice(ctx: Context) -> list[Block]:
+    """Which side of the dealt expansion board players choose."""
+    boards = ctx.data.expansion_boards.lazy()
+    chosen = ctx.data.results.filter(pl.col("expansion_side").is_not_null()).join(
+        boards, on=["run", "expansion_side"]
+    )
+    table = rate_table(
+        chosen.join(boards.rename({"expansion_side": "option"}), on=["run", "board"]).with_columns(
+            picked=pl.col("option") == pl.col("expansion_side")
+        ),
+        ["arm", "board", "option"],
+        {"pick": pl.col("picked")},
+    )
+    rows = [
+        [r["arm"], str(r["board"]), r["option"], str(r["pick_n"]), fmt.pct(r, "pick")]
+        for r in table.iter_rows(named=True)
+    ]
+    return [
+        Heading(3, "Expansion sides: which side players choose"),
+        Para(
+            "Share of the times a board was dealt that each of its sides was chosen "
+            "(a strategy decision); 50% means no preference."
+        ),
+        Table(["arm", "board", "side", "times dealt", "chosen"], rows),
+    ]

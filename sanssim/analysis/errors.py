@@ -1,0 +1,7 @@
+"""Report errors: bad input a user can fix, with a one-line message."""
+
+from sanssim.engine.errors import SanssimError
+
+
+class ReportError(SanssimError):
+    """A run directory that cannot be reported on (missing, incomplete, wrong schema)."""

@@ -1,0 +1,152 @@
+"""Matplotlib figures for reports: titled, labelled with units, one idea each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+import polars as pl
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+DPI = 110
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line or set of points: a label and, per category or x, mean and 95% bounds
+    (None where there is no estimate)."""
+
+    label: str
+    mean: list[float | None]
+    lo: list[float | None]
+    hi: list[float | None]
+    colour: str | None = None
+
+
+def aligned(
+    frame: pl.DataFrame, key: str, keys: list, value: str, scale: float = 1.0
+) -> list[float | None]:
+    """Values of `value` in the order of `keys` (None for a key the frame lacks)."""
+    lookup = dict(zip(frame[key].to_list(), frame[value].to_list(), strict=True))
+    return [None if lookup.get(k) is None else scale * lookup[k] for k in keys]
+
+
+def series(
+    label: str,
+    frame: pl.DataFrame,
+    key: str,
+    keys: list,
+    name: str,
+    colour: str | None = None,
+    scale: float = 1.0,
+    centre: str = "mean",
+) -> Series:
+    """A Series of the interval columns `name_{centre,lo,hi}` in the order of `keys`."""
+    return Series(
+        label,
+        *(aligned(frame, key, keys, f"{name}_{k}", scale) for k in (centre, "lo", "hi")),
+        colour=colour,
+    )
+
+
+def _save(fig: plt.Figure, path: Path) -> None:
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+
+
+def _legend(ax: plt.Axes, series: list[Series]) -> None:
+    """Below the axes, so it never hides data; always there, to name the arms shown."""
+    if series:
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+
+
+def intervals(
+    path: Path,
+    title: str,
+    categories: list[str],
+    series: list[Series],
+    xlabel: str,
+    reference: float | None = None,
+) -> None:
+    """Horizontal point-and-interval chart, one row per category, series dodged."""
+    height = max(3.0, 0.35 * len(categories) * max(1, len(series) ** 0.5) + 1.5)
+    fig, ax = plt.subplots(figsize=(8, height), layout="constrained")
+    step = 0.8 / len(series)
+    for k, s in enumerate(series):
+        keep = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
+        ys = [i - 0.4 + step * (k + 0.5) for i in keep]
+        means = [s.mean[i] for i in keep]
+        err = [[s.mean[i] - s.lo[i] for i in keep], [s.hi[i] - s.mean[i] for i in keep]]
+        ax.errorbar(
+            means, ys, xerr=err, fmt="o", capsize=3, markersize=4, label=s.label, color=s.colour
+        )
+    if reference is not None:
+        ax.axvline(reference, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(categories)), categories)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    _legend(ax, series)
+    _save(fig, path)
+
+
+def lines(
+    path: Path, title: str, x: list[float], series: list[Series], xlabel: str, ylabel: str
+) -> None:
+    """Lines with shaded 95% bands over a common x axis."""
+    fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    for s in series:
+        (line,) = ax.plot(x, s.mean, marker="o", markersize=3, label=s.label, color=s.colour)
+        ax.fill_between(x, s.lo, s.hi, alpha=0.2, color=line.get_color())
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    _legend(ax, series)
+    _save(fig, path)
+
+
+def panels(
+    path: Path, title: str, x: list[str], panels: dict[str, list[Series]], xlabel: str
+) -> None:
+    """Small multiples: one panel per measure (its name is the panel's y label), series
+    as lines with interval bars over shared categorical x values."""
+    n = len(panels)
+    cols = min(3, n)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(4.2 * cols, 3.3 * rows), squeeze=False, layout="constrained"
+    )
+    for ax, (ylabel, series) in zip(axes.flat, panels.items(), strict=False):
+        for s in series:
+            xs = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
+            means = [s.mean[i] for i in xs]
+            err = [[s.mean[i] - s.lo[i] for i in xs], [s.hi[i] - s.mean[i] for i in xs]]
+            ax.errorbar(
+                xs,
+                means,
+                yerr=err,
+                marker="o",
+                capsize=3,
+                markersize=4,
+                label=s.label,
+                color=s.colour,
+            )
+        ax.set_xticks(range(0, len(x), -(-len(x) // 9)), x[:: -(-len(x) // 9)])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    first = next(iter(panels.values()))
+    if first:
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        fig.legend(handles, labels, fontsize=8, loc="outside lower center", ncol=2)
+    fig.suptitle(title)
+    _save(fig, path)

@@ -1,0 +1,86 @@
+"""Section 4: how a game unfolds, round by round (needs turn logs)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from sanssim.analysis import figures
+from sanssim.analysis.document import Block, Figure, Heading, Para
+from sanssim.analysis.section import Context, Section, Skipped
+from sanssim.analysis.stats import mean_table
+
+TITLE = "4. Game flow"
+MAX_GAMES = 20_000  # per run: enough for tight intervals, bounded memory for the windows
+PLAYER_GAME = ["run", "game_id", "seat"]
+
+
+def build(ctx: Context) -> Section:
+    turns = ctx.data.turns
+    if turns is None:
+        return Section([], [Skipped(TITLE, "no run has a turn log (--no-turn-log)")])
+    missing = ctx.data.arms_without_turns()
+    skipped = (
+        [Skipped(f"{TITLE} for some arms", f"no turn log for: {'; '.join(missing)}")]
+        if missing
+        else []
+    )
+    cumulative = turns.filter(pl.col("game_id") < MAX_GAMES).select(
+        "arm",
+        "round",
+        "score",
+        depth=(pl.col("noble_to") - pl.col("noble_from"))
+        .fill_null(0)
+        .cum_sum()
+        .over(PLAYER_GAME, order_by="turn")
+        / 9,
+        nobles=pl.col("noble_points").cum_sum().over(PLAYER_GAME, order_by="turn"),
+        expansion=pl.col("expansion_points").cum_sum().over(PLAYER_GAME, order_by="turn"),
+        gardeners=pl.col("gardener").cast(pl.Int32).cum_sum().over(PLAYER_GAME, order_by="turn"),
+    )
+    names = {
+        "score": "running score (points)",
+        "nobles": "points from noble moves so far (points)",
+        "expansion": "points from expansion marks so far (points)",
+        "depth": "mean noble row (0 = terrace, 6 = bottom)",
+        "gardeners": "gardeners placed so far",
+    }
+    table = mean_table(cumulative, ["arm", "round"], {n: pl.col(n) for n in names})
+    rounds = sorted(table["round"].unique().to_list())
+    arms = [a for a in ctx.data.arm_labels if a not in missing]
+
+    def series(name: str) -> list[figures.Series]:
+        return [
+            figures.series(
+                arm, table.filter(pl.col("arm") == arm), "round", rounds, name, ctx.colour(arm)
+            )
+            for arm in arms
+        ]
+
+    blocks: list[Block] = [
+        Heading(2, TITLE),
+        Para(
+            "Per player at the end of each round (18 rounds), with 95% bands, over every "
+            "player of every game of the arm (games per arm: see the arms table); end-of-game "
+            "bonuses (rows, columns, missions) are not in the running score and appear in "
+            f"section 2. At most {MAX_GAMES:,} games per run are used here."
+        ),
+    ]
+    fig = ctx.figure("score_by_round")
+    figures.lines(fig, "Running score by round", rounds, series("score"), "round", names["score"])
+    blocks.append(Figure(fig.name, "Running score (noble moves and expansion marks) by round."))
+    fig = ctx.figure("noble_depth")
+    figures.lines(
+        fig, "Noble depth over the game", rounds, series("depth"), "round", names["depth"]
+    )
+    blocks.append(Figure(fig.name, "Mean row of a player's nine nobles after each round."))
+    fig = ctx.figure("sources_by_round")
+    sources = ["nobles", "gardeners"] + (["expansion"] if ctx.data.arms["expansion"].any() else [])
+    figures.panels(
+        fig,
+        "Points and gardeners over the game",
+        [str(r) for r in rounds],
+        {names[n]: series(n) for n in sources},
+        "round",
+    )
+    blocks.append(Figure(fig.name, "Cumulative points by source and gardeners by round."))
+    return Section(blocks, skipped)

@@ -1,0 +1,190 @@
+"""Interval estimates and tests, as polars expressions so they apply to whole tables.
+
+Every estimate is a 95% interval. No scipy: the t quantile uses the Cornish-Fisher
+expansion (exact forms for 1 and 2 degrees of freedom), the chi-square survival
+function the regularised upper incomplete gamma function.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+ALPHA = 0.05  # test level, matching the 95% intervals
+Z = 1.959963984540054  # standard normal 0.975 quantile
+_T_TERMS = (
+    (1 / 4, (1, 1)),
+    (1 / 96, (5, 16, 3)),
+    (1 / 384, (3, 19, 17, -15)),
+    (1 / 92160, (79, 776, 1482, -1920, -945)),
+)
+
+
+def _odd_poly(z: float, coefs: tuple[int, ...]) -> float:
+    """coefs[0] z^(2k-1) + ... + coefs[-1] z for k = len(coefs)."""
+    top = 2 * len(coefs) - 1
+    return sum(c * z ** (top - 2 * i) for i, c in enumerate(coefs))
+
+
+def t_crit(df: pl.Expr) -> pl.Expr:
+    """Two-sided 95% critical value of Student's t with `df` degrees of freedom."""
+    v = df.cast(pl.Float64)
+    expansion = pl.lit(Z)
+    for k, (scale, coefs) in enumerate(_T_TERMS, start=1):
+        expansion = expansion + scale * _odd_poly(Z, coefs) / v.pow(k)
+    p = 0.975
+    return (
+        pl.when(v < 1)
+        .then(None)
+        .when(v < 1.5)
+        .then(pl.lit(math.tan(math.pi * (p - 0.5))))
+        .when(v < 2.5)
+        .then(pl.lit((2 * p - 1) / math.sqrt(2 * p * (1 - p))))
+        .otherwise(expansion)
+    )
+
+
+def describe(value: pl.Expr, name: str) -> list[pl.Expr]:
+    """Aggregations `name_n`, `name_mean`, `name_sd` for `mean_ci`."""
+    return [
+        value.count().alias(f"{name}_n"),
+        value.mean().alias(f"{name}_mean"),
+        value.std().alias(f"{name}_sd"),
+    ]
+
+
+def mean_ci(name: str) -> list[pl.Expr]:
+    """`name_lo`, `name_hi`: t interval of the mean from `describe`'s columns."""
+    n, mean, sd = (pl.col(f"{name}_{s}") for s in ("n", "mean", "sd"))
+    half = t_crit(n - 1) * sd / n.cast(pl.Float64).sqrt()
+    return [(mean - half).alias(f"{name}_lo"), (mean + half).alias(f"{name}_hi")]
+
+
+def proportion(flag: pl.Expr, name: str) -> list[pl.Expr]:
+    """Aggregations `name_n` (trials) and `name_k` (successes, may be fractional)."""
+    return [flag.count().alias(f"{name}_n"), flag.cast(pl.Float64).sum().alias(f"{name}_k")]
+
+
+def wilson(name: str) -> list[pl.Expr]:
+    """`name_p`, `name_lo`, `name_hi`: Wilson score interval from `proportion`'s columns."""
+    n = pl.col(f"{name}_n").cast(pl.Float64)
+    p = pl.col(f"{name}_k") / n
+    z2 = Z * Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z / (1 + z2 / n) * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt()
+    return [
+        p.alias(f"{name}_p"),
+        (centre - half).alias(f"{name}_lo"),
+        (centre + half).alias(f"{name}_hi"),
+    ]
+
+
+def welch_diff(a: str, b: str, name: str) -> list[pl.Expr]:
+    """`name_d`, `name_lo`, `name_hi`: Welch interval of mean(a) - mean(b)."""
+    va = pl.col(f"{a}_sd").pow(2) / pl.col(f"{a}_n")
+    vb = pl.col(f"{b}_sd").pow(2) / pl.col(f"{b}_n")
+    se = (va + vb).sqrt()
+    df = (va + vb).pow(2) / (
+        va.pow(2) / (pl.col(f"{a}_n") - 1) + vb.pow(2) / (pl.col(f"{b}_n") - 1)
+    )
+    d = pl.col(f"{a}_mean") - pl.col(f"{b}_mean")
+    half = t_crit(df) * se
+    return [d.alias(f"{name}_d"), (d - half).alias(f"{name}_lo"), (d + half).alias(f"{name}_hi")]
+
+
+def newcombe_diff(a: str, b: str, name: str) -> list[pl.Expr]:
+    """`name_d`, `name_lo`, `name_hi`: Newcombe hybrid score interval of p(a) - p(b),
+    from Wilson columns `a_p/lo/hi` and `b_p/lo/hi`."""
+    pa, la, ua = (pl.col(f"{a}_{s}") for s in ("p", "lo", "hi"))
+    pb, lb, ub = (pl.col(f"{b}_{s}") for s in ("p", "lo", "hi"))
+    d = pa - pb
+    return [
+        d.alias(f"{name}_d"),
+        (d - ((pa - la).pow(2) + (ub - pb).pow(2)).sqrt()).alias(f"{name}_lo"),
+        (d + ((ua - pa).pow(2) + (pb - lb).pow(2)).sqrt()).alias(f"{name}_hi"),
+    ]
+
+
+def gamma_q(a: float, x: float) -> float:
+    """Regularised upper incomplete gamma Q(a, x): series below a + 1, continued fraction above."""
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        k = a
+        while abs(term) > abs(total) * 1e-15:
+            k += 1
+            term *= x / k
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return math.exp(log_front) * h
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with `df` degrees of freedom."""
+    return gamma_q(df / 2, x / 2)
+
+
+def chi2_gof(observed: list[float], expected: list[float]) -> tuple[float, int, float]:
+    """Goodness-of-fit statistic, degrees of freedom and p-value."""
+    stat = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+    df = len(observed) - 1
+    return stat, df, chi2_sf(stat, df)
+
+
+def between_groups(ns: list[int], means: list[float], sds: list[float]) -> tuple[float, int, float]:
+    """Large-sample test that group means are equal: sum n_i (m_i - m)^2 / pooled variance
+    is chi-square with k - 1 degrees of freedom (k - 1 times the one-way ANOVA F)."""
+    total = sum(ns)
+    grand = sum(n * m for n, m in zip(ns, means, strict=True)) / total
+    pooled = sum((n - 1) * s * s for n, s in zip(ns, sds, strict=True)) / (total - len(ns))
+    if pooled <= 0:
+        return 0.0, len(ns) - 1, 1.0
+    stat = sum(n * (m - grand) ** 2 for n, m in zip(ns, means, strict=True)) / pooled
+    return stat, len(ns) - 1, chi2_sf(stat, len(ns) - 1)
+
+
+def mean_table(frame: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -> pl.DataFrame:
+    """Per group of `by`: n, mean, sd and 95% interval of each named value."""
+    aggs = [e for name, value in values.items() for e in describe(value, name)]
+    cis = [e for name in values for e in mean_ci(name)]
+    return frame.group_by(by).agg(aggs).with_columns(cis).sort(by).collect(engine="streaming")
+
+
+def rate_table(frame: pl.LazyFrame, by: list[str], flags: dict[str, pl.Expr]) -> pl.DataFrame:
+    """Per group of `by`: trials, successes and Wilson interval of each named flag."""
+    aggs = [e for name, flag in flags.items() for e in proportion(flag, name)]
+    cis = [e for name in flags for e in wilson(name)]
+    return frame.group_by(by).agg(aggs).with_columns(cis).sort(by).collect(engine="streaming")
+
+
+def diff_of_means(a: dict, b: dict, name: str) -> tuple[float, float, float]:
+    """Welch difference mean(a) - mean(b) with its 95% interval, from `mean_table` rows."""
+    frame = pl.DataFrame(
+        {
+            f"{side}_{s}": [row[f"{name}_{s}"]]
+            for side, row in (("a", a), ("b", b))
+            for s in ("n", "mean", "sd")
+        }
+    )
+    d, lo, hi = frame.select(welch_diff("a", "b", "x")).row(0)
+    return d, lo, hi

@@ -1,0 +1,257 @@
+"""Game-agnostic batch machinery: chunks of game ids, part files, the manifest, resume.
+
+Workers return finished parts as bytes; only this driver writes, and every
+file appears under its final name complete (temporary name, then rename). The
+manifest is rewritten the same way after each part, so a run killed at any
+moment is a valid run of the parts it lists and `resume` plays only the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from sanssim import __version__
+from sanssim.runner.config import RunError
+from sanssim.runner.executor import Executor
+
+SCHEMA_VERSION = 1
+MANIFEST = "manifest.json"
+INDEX = "index.json"
+ERRORS_LOG = "errors.log"
+MAX_CHUNK = 1000
+CHUNKS_PER_WORKER = 4
+TEMP_MARK = ".tmp-"
+
+
+@dataclass(frozen=True)
+class Part:
+    """A finished chunk: one Parquet file's bytes per table, plus the games that failed."""
+
+    start: int
+    stop: int
+    tables: dict[str, bytes]
+    rows: dict[str, int]
+    failures: tuple[dict[str, Any], ...]
+
+
+class Job(Protocol):
+    """What a game module gives the batch: how many games, which tables, how to play a chunk."""
+
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def tables(self) -> tuple[str, ...]: ...
+
+    def play_chunk(self, start: int, stop: int) -> Part: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    run_dir: Path
+    played: int  # games played by this call (failed ones included)
+    done: int  # games finished in the run so far
+    failed: int  # failed games in the run so far
+    seconds: float
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Readers see either no file or the whole file, never a partial one."""
+    temp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
+    temp.write_bytes(data)
+    os.replace(temp, path)
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    write_atomic(path, (json.dumps(data, indent=2) + "\n").encode())
+
+
+def read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunError(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise RunError(f"{path} is not a sanssim manifest")
+    return data
+
+
+def chunk_size_for(games: int, workers: int) -> int:
+    """Enough chunks to keep every worker busy to the end; chunk size never changes results."""
+    return max(1, min(MAX_CHUNK, -(-games // (workers * CHUNKS_PER_WORKER))))
+
+
+def chunks(games: int, size: int, done: Iterable[int] = ()) -> list[tuple[int, int]]:
+    """Contiguous game-id ranges not yet done; chunk k always covers games k*size..(k+1)*size-1."""
+    skip = set(done)
+    return [(s, min(s + size, games)) for s in range(0, games, size) if s not in skip]
+
+
+def part_name(start: int, size: int) -> str:
+    return f"part-{start // size:05d}"
+
+
+def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool) -> bool:
+    """May this run write into `path`? True: it holds this same run, to be continued.
+
+    `identity` is what makes two runs the same (compared with the marker file's
+    copy); anything else in the directory is refused unless `force`.
+    """
+    if not path.exists():
+        return False
+    if not path.is_dir():
+        raise RunError(f"{path} exists and is not a directory")
+    if not any(path.iterdir()):
+        return False
+    if force:
+        remove_tree(path)
+        return False
+    marker_file = path / marker
+    if not marker_file.is_file():
+        other = INDEX if marker == MANIFEST else MANIFEST
+        if (path / other).is_file():
+            held = "several arms" if other == INDEX else "a single run"
+            wanted = "a single run" if other == INDEX else "several arms"
+            reason = f"holds {held} ({other}), this command runs {wanted}"
+        else:
+            reason = f"is not empty and is not a sanssim run (no {marker})"
+        raise RunError(f"{path} {reason}; choose another --out or use --force to overwrite it")
+    existing = read_json(marker_file)
+    differences = _differences({k: existing.get(k) for k in identity}, identity)
+    if differences:
+        shown = "; ".join(differences[:3]) + ("; ..." if len(differences) > 3 else "")
+        raise RunError(
+            f"{path} holds a different run ({shown}); "
+            "choose another --out or use --force to overwrite it"
+        )
+    return True
+
+
+def _differences(old: Any, new: Any, path: str = "") -> list[str]:
+    """Where two JSON values differ, leaf by leaf: `games: 200 there, 300 now`."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = list(new) + [k for k in old if k not in new]
+        return [d for k in keys for d in _differences(old.get(k), new.get(k), f"{path}{k}.")]
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [
+            d
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+            for d in _differences(a, b, f"{path}{i}.")
+        ]
+    if old == new:
+        return []
+    return [f"{path.rstrip('.')}: {_short(old)} there, {_short(new)} now"]
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def remove_tree(path: Path) -> None:
+    """`--force`: clear a directory, refusing the ones that are surely a mistake."""
+    resolved = path.resolve()
+    protected = {Path.home().resolve(), Path.cwd().resolve(), Path(resolved.anchor)}
+    if resolved in protected or resolved in Path.cwd().resolve().parents:
+        raise RunError(f"refusing to overwrite {path}: it is the home, working or root directory")
+    shutil.rmtree(resolved)
+
+
+def init_run(run_dir: Path, job: Job, header: dict[str, Any], chunk_size: int) -> None:
+    """Create the run directory with a manifest listing no parts yet.
+
+    `header` holds the manifest fields that describe the run (config, components, ...).
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "schema_version": SCHEMA_VERSION,
+        "sanssim_version": __version__,
+        "created": now(),
+        **header,
+        "games": job.games,
+        "chunk_size": chunk_size,
+        "tables": list(job.tables),
+        "status": "incomplete",
+        "parts": [],
+        "failures": [],
+    }
+    write_json(run_dir / MANIFEST, manifest)
+
+
+def games_done(manifest: dict[str, Any]) -> int:
+    return sum(p["games"][1] - p["games"][0] for p in manifest["parts"])
+
+
+def run_batch(
+    run_dir: Path,
+    job: Job,
+    executor: Executor,
+    progress: Callable[[int], None] | None = None,
+) -> Outcome:
+    """Play every chunk the manifest does not list yet, writing parts as they finish."""
+    start_time = datetime.now(UTC)
+    manifest = read_json(run_dir / MANIFEST)
+    chunk_size = manifest["chunk_size"]
+    for table in job.tables:
+        (run_dir / table).mkdir(exist_ok=True)
+        for stale in (run_dir / table).glob(f".*{TEMP_MARK}*"):
+            stale.unlink()
+    todo = chunks(job.games, chunk_size, (p["games"][0] for p in manifest["parts"]))
+    played = 0
+    for part in executor.map_chunks(job.play_chunk, todo):
+        name = part_name(part.start, chunk_size)
+        for table, data in part.tables.items():
+            write_atomic(run_dir / table / f"{name}.parquet", data)
+        if part.failures:
+            _log_failures(run_dir, manifest, part.failures)
+        manifest["parts"].append(
+            {
+                "name": name,
+                "games": [part.start, part.stop],
+                "rows": part.rows,
+                "failed": len(part.failures),
+            }
+        )
+        manifest["parts"].sort(key=lambda p: p["games"][0])
+        manifest["failures"].extend(
+            {k: v for k, v in f.items() if k != "traceback"} for f in part.failures
+        )
+        manifest["failures"].sort(key=lambda f: f["game_id"])
+        manifest["updated"] = now()
+        if games_done(manifest) == job.games:
+            manifest["status"] = "complete"
+        write_json(run_dir / MANIFEST, manifest)
+        played += part.stop - part.start
+        if progress is not None:
+            progress(part.stop - part.start)
+    return Outcome(
+        run_dir=run_dir,
+        played=played,
+        done=games_done(manifest),
+        failed=len(manifest["failures"]),
+        seconds=(datetime.now(UTC) - start_time).total_seconds(),
+    )
+
+
+def _log_failures(run_dir: Path, manifest: dict[str, Any], failures: Iterable[dict]) -> None:
+    """errors.log keeps what the manifest leaves out: the traceback and how to replay."""
+    config = json.dumps(manifest.get("config"), sort_keys=True)
+    with open(run_dir / ERRORS_LOG, "a", encoding="utf-8") as log:
+        for f in failures:
+            log.write(
+                f"[{now()}] {f['kind']} failure: game {f['game_id']} (game_seed {f['game_seed']}), "
+                f"seat {f['seat']} ({f['strategy']}), turn {f['turn']}: {f['error']}\n"
+                f"  replay: sanssim.runner.play.play_game(Game(config), specs, {f['game_seed']}) "
+                f"with config {config}\n{f['traceback']}\n"
+            )

@@ -1,0 +1,104 @@
+"""Where chunks run: behind a small interface so a cluster executor can replace the local one.
+
+An executor only maps a picklable function over chunks and hands back finished
+results in any order; it never writes files, so every executor gives the same run.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+from sanssim.runner.config import RunError
+
+R = TypeVar("R")
+Chunk = tuple[int, int]
+# Chunks queued per worker: enough to keep workers busy, few enough to keep memory flat.
+QUEUE_PER_WORKER = 2
+
+
+class WorkerLost(RunError):
+    """A worker process died (killed, out of memory); chunks it held are lost, not wrong."""
+
+
+def default_workers() -> int:
+    """Cores this process may use (all of them unless restricted)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class Executor(ABC):
+    workers: int
+
+    @abstractmethod
+    def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
+        """Results of `fn(start, stop)` for every chunk, as they finish."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop workers; chunks in flight are lost, finished ones were already handed back."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LocalExecutor(Executor):
+    """One worker plays in this process; more use a process pool on this machine."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: set[Future] = set()
+
+    def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
+        if self.workers == 1:
+            for start, stop in chunks:
+                yield fn(start, stop)
+            return
+        if self._pool is None:
+            # spawn, not fork: polars' thread pool does not survive a fork safely.
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+            )
+        todo = iter(chunks)
+        limit = self.workers * QUEUE_PER_WORKER
+        while True:
+            for start, stop in todo:
+                self._pending.add(self._pool.submit(fn, start, stop))
+                if len(self._pending) >= limit:
+                    break
+            if not self._pending:
+                return
+            done, self._pending = wait(self._pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise WorkerLost("a worker process died before finishing its games") from None
+                yield result
+
+    def close(self) -> None:
+        if self._pool is None:
+            return
+        if self._pending:
+            # Interrupted: chunks in flight are abandoned rather than waited for.
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
+        self._pending = set()
+
+
+def _worker_start() -> None:
+    """Workers leave Ctrl-C to the driver, which stops them and keeps finished parts."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

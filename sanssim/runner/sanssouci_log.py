@@ -1,0 +1,347 @@
+"""Everything Sanssouci-specific about logs: finished games to rows, rows back to games.
+
+Batch machinery, executors and parts stay game-agnostic; this module turns a
+`RunConfig` into parts of the run format (`/work/shared/spec/run-format.md`)
+and replays a logged game through the engine for `show`.
+"""
+
+from __future__ import annotations
+
+import io
+import traceback
+from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
+from typing import Any
+
+import polars as pl
+
+from sanssim.engine import DISCARD, PASS, PLACE, SIDE, SYMBOLS, TAKE, IllegalActionError, State
+from sanssim.engine.game import EMPTY, N_COLS, N_SLOTS, square
+from sanssim.runner.batch import Part
+from sanssim.runner.config import RunConfig, RunError
+from sanssim.runner.play import GameFailure, game_seed, play_game
+
+RESULTS, TURNS = "results", "turns"
+
+RESULT_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "game_id": pl.Int64(),
+    "game_seed": pl.Int64(),
+    "n_players": pl.Int8(),
+    "expansion": pl.Boolean(),
+    "duplicate_reshuffle": pl.Boolean(),
+    "tile_set": pl.String(),
+    "seat": pl.Int8(),
+    "strategy": pl.String(),
+    "garden_side": pl.String(),
+    "expansion_side": pl.String(),
+    "mission_a": pl.String(),
+    "mission_b": pl.String(),
+    "noble_points": pl.Int16(),
+    "expansion_points": pl.Int16(),
+    "row_bonus": pl.Int16(),
+    "column_bonus": pl.Int16(),
+    "mission_points": pl.Int16(),
+    "total": pl.Int16(),
+    "gardeners": pl.Int8(),
+    "rows_completed": pl.Int8(),
+    "columns_completed": pl.Int8(),
+    "noble_rows": pl.List(pl.Int8()),
+    "rank": pl.Int8(),
+    "winner": pl.Boolean(),
+    "reshuffles": pl.Int16(),
+}
+
+TURN_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "game_id": pl.Int64(),
+    "turn": pl.Int16(),
+    "round": pl.Int8(),
+    "seat": pl.Int8(),
+    "hand": pl.List(pl.String()),
+    "card": pl.String(),
+    "card_wild": pl.Boolean(),
+    "display": pl.List(pl.String()),
+    "slot": pl.Int8(),
+    "tile": pl.String(),
+    "target_row": pl.Int8(),
+    "target_col": pl.Int8(),
+    "placed_row": pl.Int8(),
+    "placed_col": pl.Int8(),
+    "gardener": pl.Boolean(),
+    "expansion_points": pl.Int8(),
+    "noble_col": pl.Int8(),
+    "noble_from": pl.Int8(),
+    "noble_to": pl.Int8(),
+    "noble_points": pl.Int8(),
+    "score": pl.Int16(),
+    "reshuffles": pl.Int8(),
+    "supply_left": pl.Int16(),
+}
+
+# TurnRecord fields read in one C-level call per turn; -1 means "none" in each.
+_RECORD_FIELDS = (
+    "turn",
+    "seat",
+    "card",
+    "card_wild",
+    "slot",
+    "tile",
+    "target",
+    "placed",
+    "gardener",
+    "expansion_points",
+    "noble_col",
+    "noble_from",
+    "noble_to",
+    "noble_points",
+    "score",
+    "reshuffles",
+    "supply_left",
+)
+_READ_FIELDS = (*_RECORD_FIELDS, "hand", "display")
+_read_record = attrgetter(*_READ_FIELDS)
+_HAND_WIDTH = 2
+
+
+@dataclass(frozen=True)
+class SanssouciJob:
+    """What a worker needs to play any chunk of one arm; pickled to each worker."""
+
+    config: RunConfig
+    run_id: str
+
+    @property
+    def games(self) -> int:
+        return self.config.games
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        return (RESULTS, TURNS) if self.config.turn_log else (RESULTS,)
+
+    def play_chunk(self, start: int, stop: int) -> Part:
+        """Play games `start..stop-1`; failed games give no rows, only a failure entry."""
+        config = self.config
+        game = config.game()
+        specs = config.specs()
+        finished: list[tuple[int, int, State]] = []
+        failures = []
+        for game_id in range(start, stop):
+            seed = game_seed(config.seed, game_id)
+            try:
+                finished.append((game_id, seed, play_game(game, specs, seed, config.turn_log)))
+            except Exception as exc:  # keep the run going, keep the evidence
+                failures.append(_failure(game_id, seed, exc))
+        frames = {RESULTS: result_frame(self.run_id, config, finished)}
+        if config.turn_log:
+            frames[TURNS] = turn_frame(
+                self.run_id, config, [(gid, state) for gid, _, state in finished]
+            )
+        return Part(
+            start=start,
+            stop=stop,
+            tables={name: _parquet(df) for name, df in frames.items()},
+            rows={name: df.height for name, df in frames.items()},
+            failures=tuple(failures),
+        )
+
+
+def _failure(game_id: int, seed: int, exc: Exception) -> dict[str, Any]:
+    """A failed game for the manifest: a strategy's fault, or ours (an engine or log bug)."""
+    cause = exc.__cause__ or exc
+    ours = not isinstance(exc, GameFailure) or (
+        not isinstance(cause, IllegalActionError)
+        and "sanssim/engine/" in traceback.extract_tb(cause.__traceback__)[-1].filename
+    )
+    failed = exc if isinstance(exc, GameFailure) else None
+    return {
+        "game_id": game_id,
+        "game_seed": seed,
+        "seat": failed.seat if failed else None,
+        "strategy": failed.strategy if failed else None,
+        "turn": failed.turn if failed else None,
+        "kind": "internal" if ours else "strategy",
+        "error": failed.error if failed else f"{type(exc).__name__}: {exc}",
+        "traceback": "".join(traceback.format_exception(cause)),
+    }
+
+
+def _parquet(df: pl.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    df.write_parquet(buffer)
+    return buffer.getvalue()
+
+
+def result_frame(
+    run_id: str, config: RunConfig, finished: list[tuple[int, int, State]]
+) -> pl.DataFrame:
+    """One row per (game, seat)."""
+    comps = config.components
+    tile_set = config.game_config.resolved_tile_set
+    rows = []
+    for game_id, seed, state in finished:
+        ranks = state.ranks()
+        for seat in range(state.n):
+            b = state.breakdown(seat)
+            exp = state.exp_side[seat]
+            mission_a, mission_b = state.missions[seat]
+            rows.append(
+                (
+                    run_id,
+                    game_id,
+                    seed,
+                    state.n,
+                    config.expansion,
+                    config.duplicate_reshuffle,
+                    tile_set,
+                    seat,
+                    config.strategies[seat],
+                    comps.garden_sides[state.setup[seat].garden].id,
+                    None if exp == EMPTY else comps.expansion_sides[exp].id,
+                    SYMBOLS[mission_a],
+                    SYMBOLS[mission_b],
+                    b.noble_points,
+                    b.expansion_points,
+                    b.row_bonus,
+                    b.column_bonus,
+                    b.mission_points,
+                    b.total,
+                    b.gardeners,
+                    b.rows_completed,
+                    b.columns_completed,
+                    list(b.noble_rows),
+                    ranks[seat],
+                    ranks[seat] == 1,
+                    state.reshuffles,
+                )
+            )
+    return pl.DataFrame(rows, schema=RESULT_SCHEMA, orient="row")
+
+
+def turn_frame(run_id: str, config: RunConfig, games: list[tuple[int, State]]) -> pl.DataFrame:
+    """One row per turn, built column-wise: per-turn Python work is one tuple read."""
+    records = []
+    game_ids: list[int] = []
+    for game_id, state in games:
+        records.extend(map(_read_record, state.log))
+        game_ids.extend([game_id] * len(state.log))
+    columns = list(zip(*records, strict=True)) if records else [[] for _ in _READ_FIELDS]
+    *columns, hand_col, display_col = columns
+    hands = list(chain.from_iterable(h if len(h) == _HAND_WIDTH else (*h, EMPTY) for h in hand_col))
+    displays = list(chain.from_iterable(display_col))
+    raw = pl.DataFrame(
+        {
+            name: pl.Series(name, col, dtype=pl.Int16)
+            for name, col in zip(_RECORD_FIELDS, columns, strict=True)
+        }
+    )
+    codes = [card.code for card in config.components.deck]
+    hand = _names(pl.Series(hands, dtype=pl.Int16), codes)
+    display = _names(pl.Series(displays, dtype=pl.Int16), SYMBOLS)
+    n = config.n_players
+
+    def opt(name: str) -> pl.Expr:
+        return pl.when(pl.col(name) >= 0).then(pl.col(name))
+
+    def row(name: str) -> pl.Expr:
+        return opt(name) // N_COLS + 1
+
+    def col(name: str) -> pl.Expr:
+        return opt(name) % N_COLS
+
+    df = raw.select(
+        pl.lit(run_id).alias("run_id"),
+        pl.Series("game_id", game_ids, dtype=pl.Int64),
+        pl.col("turn"),
+        (pl.col("turn") // n + 1).alias("round"),
+        pl.col("seat"),
+        hand.reshape((-1, _HAND_WIDTH)).cast(pl.List(pl.String)).list.drop_nulls().alias("hand"),
+        pl.col("card").replace_strict(range(len(codes)), codes, return_dtype=pl.String),
+        pl.col("card_wild") == 1,
+        display.reshape((-1, N_SLOTS)).cast(pl.List(pl.String)).alias("display"),
+        opt("slot").alias("slot"),
+        _symbol_expr(opt("tile")).alias("tile"),
+        row("target").alias("target_row"),
+        col("target").alias("target_col"),
+        row("placed").alias("placed_row"),
+        col("placed").alias("placed_col"),
+        pl.col("gardener") == 1,
+        pl.col("expansion_points"),
+        opt("noble_col").alias("noble_col"),
+        opt("noble_from").alias("noble_from"),
+        opt("noble_to").alias("noble_to"),
+        pl.col("noble_points"),
+        pl.col("score"),
+        pl.col("reshuffles"),
+        pl.col("supply_left"),
+    )
+    return df.cast(TURN_SCHEMA)  # type: ignore[arg-type]
+
+
+def _names(codes: pl.Series, names: tuple[str, ...] | list[str]) -> pl.Series:
+    """Integer codes to names; -1 (nothing there) becomes null."""
+    return codes.replace_strict(
+        range(len(names)), list(names), default=None, return_dtype=pl.String
+    )
+
+
+def _symbol_expr(expr: pl.Expr) -> pl.Expr:
+    return expr.replace_strict(
+        range(len(SYMBOLS)), list(SYMBOLS), default=None, return_dtype=pl.String
+    )
+
+
+def replay(
+    config: RunConfig,
+    game_id: int,
+    seed: int,
+    expansion_sides: list[str | None],
+    turns: pl.DataFrame,
+) -> State:
+    """Re-apply a logged game's choices to a fresh deal and check every turn against the log.
+
+    Raises RunError at the first turn where the engine and the log disagree.
+    """
+    game = config.game()
+    comps = config.components
+    state = game.new_state(seed, record=True)
+    side_ids = [e.id for e in comps.expansion_sides]
+    codes = [c.code for c in comps.deck]
+    try:
+        for side in expansion_sides:
+            if state.phase == SIDE and side is not None:
+                state.apply_action(side_ids.index(side))
+        for logged in turns.sort("turn").iter_rows(named=True):
+            while state.turn == logged["turn"] and not state.is_terminal():
+                state.apply_action(_logged_choice(state, logged, codes))
+    except (IllegalActionError, ValueError) as exc:
+        raise RunError(f"game {game_id}: the log is not a legal game ({exc})") from None
+    replayed = turn_frame(turns["run_id"][0], config, [(game_id, state)])
+    logged_rows = turns.sort("turn").select(list(TURN_SCHEMA)).iter_rows(named=True)
+    for got, want in zip(replayed.iter_rows(named=True), logged_rows, strict=False):
+        if got != want:
+            column = next(k for k in want if got[k] != want[k])
+            raise RunError(
+                f"game {game_id} turn {want['turn']}: the log says {column}={want[column]!r}, "
+                f"the engine gives {got[column]!r}"
+            )
+    if replayed.height != turns.height:
+        raise RunError(
+            f"game {game_id}: the log has {turns.height} turns, the engine {replayed.height}"
+        )
+    return state
+
+
+def _logged_choice(state: State, logged: dict[str, Any], codes: list[str]) -> int:
+    phase = state.phase
+    if phase == TAKE:
+        hand_index = [codes[c] for c in state.hands[state.current]].index(logged["card"])
+        if logged["slot"] is None:
+            return DISCARD + hand_index
+        return hand_index * 10 + logged["slot"]
+    if phase == PLACE:
+        return square(logged["placed_row"], logged["placed_col"])
+    if logged["noble_col"] is None:
+        return PASS
+    return square(logged["noble_to"], logged["noble_col"])

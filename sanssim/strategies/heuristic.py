@@ -1,0 +1,193 @@
+"""`heuristic`: plays for the whole game with readable weights (all are parameters).
+
+Every option is scored as points now plus a potential for later turns, in
+points. The potential of a tile placed on a square is:
+
+- `option` x row for each square it opens to a noble (connected to row 1, no
+  gardener, below the noble in its column), `mission` times more in a
+  mission column, since that noble's last row is scored again at the end;
+- `path` x rows by which it deepens the group connected to row 1 (gardener
+  or not): the path toward rows 5-6 that later tiles extend;
+- `latent` x row for a landscape not yet connected, below its noble;
+- minus `block` x row for a gardener on a square its column's noble could
+  have ended on;
+- `row` and `column` times the change in bonus x `decay` ** (squares missing),
+  counted only while the missing squares fit in the turns left.
+
+A tile is also worth the best noble move it leaves for this turn, and the
+card kept in hand: `joker`, `pair` or `symbol` (a symbol card acts as a
+joker on a turn its symbol is absent). A noble move scores its row, plus
+`mission_move` x rows gained in a mission column, minus `skip` x the rows of
+the squares it steps over in its column: each could have been one more move
+(moving a noble down one row at a time scores every row on the way).
+"""
+
+from __future__ import annotations
+
+from sanssim.engine.game import (
+    BELOW,
+    CARD_JOKER,
+    CARD_PAIR,
+    COL_MASK,
+    DISCARD,
+    PASS,
+    PLACE,
+    ROW_BONUS,
+    ROW_MASK,
+    SIDE,
+    TAKE,
+    bits,
+)
+from sanssim.engine.view import PlayerView
+from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.tactics import COL_OF, ROW_OF, Garden, row_sum, take_slot, turns_left
+
+COLUMN_BONUS = 5
+
+
+class HeuristicStrategy(Strategy):
+    name = "heuristic"
+    summary = "whole-game play by documented weights: noble paths, missions, rows, cards"
+    params = (
+        Param("option", 0.25, "per row of a square a noble could move to"),
+        Param("mission", 1.0, "extra share of option value in a mission column"),
+        Param("path", 2.0, "per row the connected group reaches deeper"),
+        Param("latent", 0.2, "per row of a landscape not yet connected, below its noble"),
+        Param("block", 0.25, "per row of a gardener on a square its noble could end on"),
+        Param("row", 0.5, "share of a row bonus credited as the row fills"),
+        Param("column", 0.8, "share of a column bonus credited as the column fills"),
+        Param("decay", 0.3, "credit factor per square still missing in a row or column"),
+        Param("skip", 0.6, "per row of an open square a noble move steps over"),
+        Param("mission_move", 0.5, "per row a mission noble gains (scored again at the end)"),
+        Param("joker", 2.0, "value of keeping the joker in hand"),
+        Param("pair", 1.0, "value of keeping a two-colour card in hand"),
+        Param("symbol", 1.0, "value of keeping a symbol card in hand"),
+    )
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
+        best, best_score = legal[0], float("-inf")
+        for action, score in self._scores(view, legal):
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
+        return sorted(self._scores(view, legal), key=lambda item: -item[1])
+
+    def _scores(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
+        phase = view.phase
+        if phase == SIDE:
+            return [(a, self._side_value(view, a)) for a in legal]
+        turn = _Turn(self, view)
+        if phase == TAKE:
+            return [(a, turn.take_value(a)) for a in legal]
+        if phase == PLACE:
+            return [(a, turn.place_value(a, True)) for a in legal]
+        return [(a, turn.move_value(a)) for a in legal]
+
+    def _side_value(self, view: PlayerView, side: int) -> float:
+        """Marks count in full, those in mission columns `mission` times more."""
+        seat = view.seat
+        land, gard = view.game.expansion_marks(view.garden_side(seat), side)
+        columns = view.symbol_column(seat)
+        missions = {columns[m] for m in view.missions}
+        return sum(
+            (land[sq] or gard[sq]) * (1 + self.mission * (COL_OF[sq] in missions))
+            for sq in range(len(land))
+        )
+
+
+class _Turn:
+    """What one decision's scoring needs, computed once from the view."""
+
+    __slots__ = (
+        "w", "view", "garden", "missions", "left", "options", "best_move", "taken", "display",
+        "depth", "hand",
+    )  # fmt: skip
+
+    def __init__(self, w: HeuristicStrategy, view: PlayerView) -> None:
+        seat = view.seat
+        self.w = w
+        self.view = view
+        self.garden = garden = Garden(view, seat)
+        columns = view.symbol_column(seat)
+        self.missions = COL_MASK[columns[view.missions[0]]] | COL_MASK[columns[view.missions[1]]]
+        self.left = turns_left(view) - (view.phase == TAKE)
+        self.display = view.display
+        self.hand = view.hand
+        self.options = garden.options()
+        self.best_move = max([0.0] + [self.move_value(sq) for sq in bits(self.options)])
+        self.taken: dict[int, float] = {}
+        self.depth = ROW_OF[garden.reach.bit_length() - 1]
+
+    def move_value(self, sq: int) -> float:
+        if sq == PASS:
+            return 0.0
+        w = self.w
+        row = ROW_OF[sq]
+        col = COL_OF[sq]
+        value = float(row)
+        if self.missions >> sq & 1:
+            value += w.mission_move * (row - self.garden.rows[col])
+        skipped = self.options & COL_MASK[col] & ~BELOW[row - 1]
+        if skipped:
+            value -= w.skip * row_sum(skipped)
+        return value
+
+    def place_value(self, sq: int, gardener: bool) -> float:
+        w = self.w
+        g = self.garden
+        bit = 1 << sq
+        row = ROW_OF[sq]
+        value = g.marks(sq, gardener) + self.best_move
+        new = g.new_reach(sq)
+        if new:
+            deeper = ROW_OF[new.bit_length() - 1] - self.depth
+            if deeper > 0:
+                value += w.path * deeper
+            opened = new & g.zone & ~(g.gardeners | bit if gardener else g.gardeners)
+            if opened:
+                value += w.option * (row_sum(opened) + w.mission * row_sum(opened & self.missions))
+                best = max(self.move_value(s) for s in bits(opened))
+                if best > self.best_move:
+                    value += best - self.best_move
+        if bit & g.zone:
+            if gardener:
+                value -= w.block * row
+            elif not new:
+                value += w.latent * row
+        occupied = g.occupied | bit
+        left = self.left
+        decay = w.decay
+        missing = 9 - (occupied & ROW_MASK[row]).bit_count()
+        if row > 1 and missing <= left:
+            value += w.row * ROW_BONUS[row] * decay**missing * (1 - decay)
+        missing = 6 - (occupied & COL_MASK[COL_OF[sq]]).bit_count()
+        if missing <= left:
+            value += w.column * COLUMN_BONUS * decay**missing * (1 - decay)
+        return value
+
+    def tile_value(self, slot: int) -> float:
+        value = self.taken.get(slot)
+        if value is None:
+            target, spots = self.garden.landing(slot, self.display[slot])
+            if target >= 0:
+                value = self.place_value(target, False)
+            else:
+                value = max(self.place_value(sq, True) for sq in bits(spots))
+            self.taken[slot] = value
+        return value
+
+    def take_value(self, action: int) -> float:
+        hand = self.hand
+        slot = take_slot(action)
+        played = action // 10 if slot >= 0 else action - DISCARD
+        kept = hand[1 - played] if len(hand) == 2 else -1
+        value = self.best_move if slot < 0 else self.tile_value(slot)
+        if kept < 0:
+            return value
+        kind = self.view.game.card_kind[kept]
+        w = self.w
+        return value + (
+            w.joker if kind == CARD_JOKER else w.pair if kind == CARD_PAIR else w.symbol
+        )

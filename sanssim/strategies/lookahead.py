@@ -1,0 +1,64 @@
+"""`lookahead`: flat Monte Carlo on determinised states, with `heuristic` rollouts.
+
+At each decision the `width` options `heuristic` rates best are tried on the
+same sampled worlds: the view is determinised (supply order, deck orders,
+opponents' hands and missions sampled from what the seat knows), each option
+is applied to a copy of that world, and every seat plays on by `heuristic` to
+the end. An option's value is its mean final margin (own total minus the best
+other total). Using the same worlds for every option (common random numbers)
+makes the comparison far sharper than independent samples would.
+
+Cost: `rollouts` full rollouts per decision that has more than one option.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sanssim.engine.game import State
+from sanssim.engine.view import PlayerView
+from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.heuristic import HeuristicStrategy
+
+
+class LookaheadStrategy(Strategy):
+    name = "lookahead"
+    summary = "flat Monte Carlo over heuristic's best options, heuristic rollouts to game end"
+    params = (
+        Param("rollouts", 48, "rollouts per decision, shared by the options tried"),
+        Param("width", 4, "how many of heuristic's best options are tried"),
+    )
+
+    def __init__(self, rng: random.Random, **params: Any) -> None:
+        super().__init__(rng, **params)
+        self.policy = HeuristicStrategy(rng)
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
+        return self.explain(view, legal)[0][0]
+
+    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
+        """The options tried, by mean final margin over the sampled worlds."""
+        ranked = self.policy.explain(view, legal)
+        options = [a for a, _ in ranked[: max(1, self.width)]]
+        if len(options) == 1:
+            return ranked[:1]
+        worlds = max(1, self.rollouts // len(options))
+        totals = [0.0] * len(options)
+        for _ in range(worlds):
+            world = view.determinize(self.rng)
+            for i, action in enumerate(options):
+                state = world.clone()
+                state.apply_action(action)
+                totals[i] += self._rollout(state, view.seat)
+        scored = [(a, total / worlds) for a, total in zip(options, totals, strict=True)]
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+    def _rollout(self, state: State, seat: int) -> float:
+        policy = self.policy
+        views = [PlayerView(state, p) for p in range(state.n)]
+        while state.legal:
+            state.apply_action(policy.choose(views[state.current], state.legal))
+        totals = state.returns()
+        return totals[seat] - max(t for p, t in enumerate(totals) if p != seat)

@@ -1,0 +1,354 @@
+"""The analysis package: statistics against independent computations, run loading and its
+errors, and whole reports on run directories written by `sanssim run`."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sanssim.analysis import stats
+from sanssim.analysis.dataset import load_dataset
+from sanssim.analysis.document import Figure, Para, Table, to_html, to_markdown
+from sanssim.analysis.errors import ReportError
+from sanssim.analysis.measures import stale_colours
+from sanssim.analysis.missions import holdings
+from sanssim.analysis.report import write_report
+from sanssim.analysis.section import Context
+from sanssim.engine.errors import SanssimError
+
+# ---------------------------------------------------------------- statistics
+
+
+def _t_quantile(df: int, p: float = 0.975) -> float:
+    """Student t quantile by Simpson integration of the density and bisection."""
+    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+
+    def cdf(t: float, steps: int = 4000) -> float:
+        h = t / steps
+        f = [
+            math.exp(log_c - (df + 1) / 2 * math.log1p((i * h) ** 2 / df)) for i in range(steps + 1)
+        ]
+        return 0.5 + h / 3 * (f[0] + f[-1] + 4 * sum(f[1:-1:2]) + 2 * sum(f[2:-1:2]))
+
+    lo, hi = 0.0, 20.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+    return lo
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 5, 10, 30, 200])
+def test_t_critical_value_matches_integrated_density(df: int) -> None:
+    got = pl.select(stats.t_crit(pl.lit(df))).item()
+    assert got == pytest.approx(_t_quantile(df), rel=2e-3)
+
+
+@pytest.mark.parametrize("x", [0.01, 0.5, 2.0, 5.0, 12.0, 40.0])
+def test_chi2_survival_matches_closed_forms(x: float) -> None:
+    assert stats.chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-9)
+    assert stats.chi2_sf(x, 4) == pytest.approx(math.exp(-x / 2) * (1 + x / 2), rel=1e-9)
+    assert stats.chi2_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-8)
+
+
+def test_chi2_goodness_of_fit_on_two_cells_is_the_squared_z_test() -> None:
+    stat, df, p = stats.chi2_gof([10, 20], [15, 15])
+    z = (10 - 15) / math.sqrt(30 * 0.5 * 0.5)
+    assert (stat, df) == (pytest.approx(z * z), 1)
+    assert p == pytest.approx(math.erfc(abs(z) / math.sqrt(2)))
+
+
+def test_between_groups_on_two_groups_is_the_pooled_z_test() -> None:
+    ns, means, sds = [40, 60], [10.0, 11.0], [2.0, 3.0]
+    pooled = (39 * 4 + 59 * 9) / 98
+    z2 = (means[0] - means[1]) ** 2 / (pooled * (1 / 40 + 1 / 60))
+    stat, df, p = stats.between_groups(ns, means, sds)
+    assert (stat, df) == (pytest.approx(z2), 1)
+    assert p == pytest.approx(math.erfc(math.sqrt(z2 / 2)))
+
+
+@pytest.mark.parametrize(("n", "k"), [(10, 0), (10, 3), (400, 120), (50, 50)])
+def test_wilson_bounds_solve_the_score_equation(n: int, k: int) -> None:
+    row = pl.DataFrame({"x_n": [n], "x_k": [float(k)]}).select(stats.wilson("x")).row(0, named=True)
+    for bound in (row["x_lo"], row["x_hi"]):
+        if 0 < bound < 1:
+            score = abs(k / n - bound) / math.sqrt(bound * (1 - bound) / n)
+            assert score == pytest.approx(stats.Z, rel=1e-9)
+    assert row["x_lo"] <= k / n <= row["x_hi"]
+
+
+def _coverage(frame: pl.DataFrame, truth: float, name: str) -> float:
+    inside = (pl.col(f"{name}_lo") <= truth) & (truth <= pl.col(f"{name}_hi"))
+    return frame.select(inside.mean()).item()
+
+
+def test_mean_interval_covers_95_percent_for_small_samples() -> None:
+    rng = random.Random(1)
+    data = pl.DataFrame(
+        {
+            "rep": [r for r in range(3000) for _ in range(4)],
+            "v": [rng.gauss(5, 2) for _ in range(12000)],
+        }
+    )
+    table = stats.mean_table(data.lazy(), ["rep"], {"v": pl.col("v")})
+    assert 0.94 <= _coverage(table, 5.0, "v") <= 0.96
+
+
+def test_welch_interval_covers_95_percent_with_unequal_variances() -> None:
+    rng = random.Random(2)
+    rows = [("a", r, rng.gauss(0, 1)) for r in range(3000) for _ in range(5)]
+    rows += [("b", r, rng.gauss(1, 4)) for r in range(3000) for _ in range(12)]
+    data = pl.DataFrame(rows, schema=["g", "rep", "v"], orient="row").lazy()
+    a = stats.mean_table(data.filter(pl.col("g") == "a"), ["rep"], {"a": pl.col("v")})
+    b = stats.mean_table(data.filter(pl.col("g") == "b"), ["rep"], {"b": pl.col("v")})
+    diffs = a.join(b, on="rep").select(stats.welch_diff("a", "b", "d"))
+    assert 0.94 <= _coverage(diffs, -1.0, "d") <= 0.96
+
+
+def test_two_proportion_interval_covers_95_percent() -> None:
+    rng = random.Random(3)
+    reps = 3000
+    rows = [(r, rng.random() < 0.3, rng.random() < 0.5) for r in range(reps) for _ in range(60)]
+    data = pl.DataFrame(rows, schema=["rep", "a", "b"], orient="row").lazy()
+    table = stats.rate_table(data, ["rep"], {"a": pl.col("a"), "b": pl.col("b")})
+    diffs = table.select(stats.newcombe_diff("a", "b", "d"))
+    assert 0.935 <= _coverage(diffs, -0.2, "d") <= 0.965
+
+
+# ---------------------------------------------------------------- measures and documents
+
+
+def test_stale_colours_counts_colours_whose_two_squares_match() -> None:
+    displays = [
+        ["rose_arch", "rose_arch", "statue", "vineyard", None, None, "statue", "statue", "a", "b"],
+        ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"],
+    ]
+    counts = pl.DataFrame({"display": displays}).select(stale_colours()).to_series().to_list()
+    assert counts == [2, 0]
+
+
+def test_html_is_self_contained_and_escaped(tmp_path: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\nfake"
+    (tmp_path / "f.png").write_bytes(png)
+    blocks = [Para("a < b and `x|y`"), Table(["k"], [["1|2"]]), Figure("f.png", "cap")]
+    html = to_html(blocks, tmp_path, "t")
+    assert "a &lt; b" in html and "<code>x|y</code>" in html
+    assert 'src="data:image/png;base64,' in html and 'src="f.png"' not in html
+    assert "| 1\\|2 |" in to_markdown(blocks)
+
+
+# ---------------------------------------------------------------- loading runs
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(run, tmp_path / run.name))
+
+
+def _edit_manifest(run: Path, **changes: object) -> None:
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest.update(changes)
+    (run / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _report_error(paths: list[Path], out: Path) -> str:
+    with pytest.raises(ReportError) as info:
+        write_report(paths, out, ["sanssim", "report"])
+    assert isinstance(info.value, SanssimError)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_bad_run_directories_give_one_line_errors(run_2p: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert "no such directory" in _report_error([tmp_path / "absent"], out)
+    (tmp_path / "empty").mkdir()
+    assert "not a run directory" in _report_error([tmp_path / "empty"], out)
+    assert "given twice" in _report_error([run_2p, run_2p], out)
+
+    old = _copy(run_2p, tmp_path / "old")
+    _edit_manifest(old, schema_version=2)
+    assert "schema version 2" in _report_error([old], out)
+
+    unfinished = _copy(run_2p, tmp_path / "unfinished")
+    manifest = json.loads((unfinished / "manifest.json").read_text())
+    _edit_manifest(unfinished, status="incomplete", parts=manifest["parts"][:1])
+    message = _report_error([unfinished], out)
+    assert "not complete" in message and f"of {manifest['games']} games" in message
+
+    lying = _copy(run_2p, tmp_path / "lying")
+    _edit_manifest(lying, parts=manifest["parts"][:1])
+    assert "hold" in _report_error([lying], out)
+
+    broken = _copy(run_2p, tmp_path / "broken")
+    (broken / "manifest.json").write_text("{not json")
+    assert "unreadable manifest.json" in _report_error([broken], out)
+
+    foreign = _copy(run_2p, tmp_path / "foreign")
+    shutil.rmtree(foreign / "results")
+    (foreign / "results").mkdir()
+    pl.DataFrame({"game_id": [0]}).write_parquet(foreign / "results" / "part-00000.parquet")
+    assert "results lack column(s)" in _report_error([foreign], out)
+
+    torn = _copy(run_2p, tmp_path / "torn")
+    part = sorted((torn / "turns").glob("*.parquet"))[-1]
+    part.write_bytes(part.read_bytes()[:300])
+    assert "unreadable run data" in _report_error([torn], out)
+
+
+def test_mission_points_by_card_add_up_to_the_results(run_2p: Path, tmp_path: Path) -> None:
+    ctx = Context(load_dataset([run_2p]), tmp_path)
+    per_player = (
+        holdings(ctx)
+        .group_by("game_id", "seat")
+        .agg(pl.col("points").sum(), pl.col("mission_points").first(), pl.len())
+    )
+    table = per_player.collect()
+    assert table.height == 600 and (table["len"] == 2).all()
+    assert (table["points"] == table["mission_points"]).all()
+
+
+def test_identical_configurations_are_pooled_different_ones_kept_apart(
+    tmp_path: Path, make_run: Callable[..., Path]
+) -> None:
+    a = make_run(tmp_path / "a", games=30, seed=1)
+    b = make_run(tmp_path / "b", games=20, seed=9)
+    c = make_run(tmp_path / "c", "--expansion", games=25, seed=1)
+    pooled = load_dataset([a, b])
+    assert pooled.arm_labels == ["all games"] and pooled.arms["games"].to_list() == [50]
+    twin = make_run(tmp_path / "twin", games=10, seed=1)
+    with pytest.raises(ReportError, match="same design and seed 1"):
+        load_dataset([a, twin])
+    apart = load_dataset([a, b, c])
+    assert dict(zip(apart.arm_labels, apart.arms["games"], strict=True)) == {
+        "base": 50,
+        "expansion": 25,
+    }
+
+
+# ---------------------------------------------------------------- whole reports
+
+
+def _check_files(summary_files: list[Path], out: Path) -> str:
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
+    pngs = sorted(out.glob("*.png"))
+    assert set(summary_files) == {out / "report.md", out / "report.html", *pngs}
+    for png in pngs:
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"]({png.name})" in md
+    sources = re.findall(r'src="([^"]*)"', html)
+    assert len(sources) == len(pngs) and all(
+        s.startswith("data:image/png;base64,") for s in sources
+    )
+    assert "href=" not in html
+    return md
+
+
+def test_report_on_one_run_has_every_section_and_true_numbers(run_2p: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    command = ["sanssim", "report", str(run_2p), "--out", str(out)]
+    summary = write_report([run_2p], out, command)
+    md = _check_files(summary.files, out)
+    assert summary.skipped == [] and summary.games == 300
+    for title in ("1. Mission values", "2. Variant balance", "3. Tile count", "4. Game flow"):
+        assert f"## {title}" in md
+    assert " ".join(command) in md and "| 0 | random \\| random | expansion false," in md
+    results = pl.read_parquet(run_2p / "results")
+    mean = results["total"].mean()
+    assert re.search(rf"\| final score \| {mean:.1f} \[", md)
+    shares = results.group_by("game_id").agg(
+        share=(pl.col("winner") & (pl.col("seat") == 0)).sum() / pl.col("winner").sum()
+    )
+    first = 100 * shares["share"].mean()
+    assert re.search(rf"\| all games \| 0 \| 300 \| {first:.1f}% \[", md)
+
+
+def test_sweep_report_compares_arms_side_by_side(sweep: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    summary = write_report([sweep], out, ["sanssim", "report", str(sweep)])
+    md = _check_files(summary.files, out)
+    assert sorted(summary.arms) == sorted(
+        [
+            "2p, base, tiles II",
+            "2p, duplicate_reshuffle, tiles II",
+            "2p, expansion, tiles II",
+            "2p, base, tiles II+III",
+            "3p, base, tiles II",
+            "3p, base, tiles II+III",
+        ]
+    )
+    header = next(line for line in md.splitlines() if line.startswith("| measure |"))
+    assert header.count("|") == len(summary.arms) + 2
+    assert "| games | 60 | 60 | 60 | 40 | 40 | 60 |" in md
+    assert "tiles II → II+III at players 2" in md and "players 2 → 3 at tiles II+III" in md
+    assert "duplicate_reshuffle: 2p, duplicate_reshuffle, tiles II vs 2p, base, tiles II" in md
+    assert "Expansion sides: which side players choose" in md
+    assert {s.reason for s in summary.skipped} == {
+        "no turn log (--no-turn-log) for: 2p, base, tiles II+III",
+        "no turn log for: 2p, base, tiles II+III",
+    }
+    assert "## Skipped" in md
+
+
+def test_results_only_run_skips_turn_sections_and_says_why(
+    tmp_path: Path, make_run: Callable[..., Path]
+) -> None:
+    run = make_run(tmp_path / "quiet", "--no-turn-log", games=30)
+    summary = write_report([run], tmp_path / "report", ["sanssim", "report"])
+    md = _check_files(summary.files, tmp_path / "report")
+    assert [(s.section, s.reason) for s in summary.skipped] == [
+        (
+            "2. Variant balance: joker and stale-colour rates",
+            "no turn log (--no-turn-log) for: all games",
+        ),
+        (
+            "3. Tile count against player count: symbol cards acting as jokers",
+            "no turn log (--no-turn-log) for: all games",
+        ),
+        ("4. Game flow", "no run has a turn log (--no-turn-log)"),
+    ]
+    assert "## 4. Game flow" not in md and "## 1. Mission values" in md
+    assert "- 4. Game flow: no run has a turn log (--no-turn-log)" in md
+
+
+def test_mixed_line_up_splits_missions_by_strategy_and_qualifies_the_seat_test(
+    tmp_path: Path, make_run: Callable[..., Path]
+) -> None:
+    run = make_run(tmp_path / "mixed", "-s", "random", "-s", "greedy", games=40)
+    write_report([run], tmp_path / "report", ["sanssim", "report"])
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "### Missions — all games — greedy" in md and "### Missions — all games — random" in md
+    assert "seats play different strategies" in md
+
+
+def test_rewriting_a_report_leaves_no_stale_figures(
+    sweep: Path, run_2p: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    write_report([sweep], out, ["sanssim", "report"])
+    assert (out / "expansion_sides.png").exists()
+    summary = write_report([run_2p], out, ["sanssim", "report"])
+    _check_files(summary.files, out)
+    assert not (out / "expansion_sides.png").exists()
+
+
+def test_redraws_fall_back_to_the_turn_log_without_a_results_column(
+    sweep: Path, tmp_path: Path
+) -> None:
+    run = _copy(sweep / "reshuffle", tmp_path)
+    for part in (run / "results").glob("*.parquet"):
+        pl.read_parquet(part).drop("reshuffles").write_parquet(part)
+    turns = pl.read_parquet(run / "turns")
+    per_game = turns.group_by("game_id").agg(pl.col("reshuffles").sum())["reshuffles"].mean()
+    write_report([run], tmp_path / "report", ["sanssim", "report"])
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert f"| duplicate-reshuffle redraws per game | {per_game:.2f} [" in md
+    assert "(after refills; setup not logged)" in md

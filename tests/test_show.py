@@ -1,0 +1,98 @@
+"""`sanssim show`: logged games replayed through the engine agree with the logs, turn by turn."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from sanssim.cli import main
+from sanssim.runner.config import RunError, sweep
+from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.run import config_from, execute, plan
+from sanssim.runner.show import load_game, position_after, show
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    variants = {
+        "plain": dict(n=2, options={}),
+        "expansion": dict(n=4, options=dict(expansion=True)),
+        "reshuffle": dict(n=3, options=dict(duplicate_reshuffle=True, tile_set="II")),
+        "nolog": dict(n=2, options=dict(turn_log=False)),
+    }
+    with LocalExecutor(1) as executor:
+        for name, v in variants.items():
+            arms = sweep([v["n"]], games=4, seed=21, **v["options"])
+            execute(plan(root / name, arms, force=False), executor, ["test"])
+    return root
+
+
+@pytest.mark.parametrize("name", ["plain", "expansion", "reshuffle"])
+def test_replayed_games_match_every_logged_turn(runs, name):
+    for game_id in range(4):
+        config, results, turns, final = load_game(runs / name, game_id)
+        assert turns.height == 18 * config.n_players
+        assert final.is_terminal()
+        assert final.returns() == results.sort("seat")["total"].to_list()
+        rows = list(turns.iter_rows(named=True))
+        for t, row in enumerate(rows):
+            position = position_after(final, rows, t)
+            assert position.score[row["seat"]] == row["score"]
+        assert position.occupied == final.occupied
+        assert position.noble_rows == final.noble_rows
+
+
+def test_reshuffle_run_logs_reshuffles(runs):
+    turns = pl.read_parquet(runs / "reshuffle" / "turns" / "*.parquet")
+    assert turns["reshuffles"].sum() > 0
+
+
+def test_a_tampered_log_is_caught(runs):
+    config, results, turns, final = load_game(runs / "plain", 1)
+    from sanssim.runner.sanssouci_log import replay
+
+    bad = turns.with_columns(
+        pl.when(pl.col("turn") == 5).then(pl.col("score") + 1).otherwise("score").alias("score")
+    )
+    with pytest.raises(RunError, match="turn 5: the log says score="):
+        replay(config, 1, results["game_seed"][0], results["expansion_side"].to_list(), bad)
+
+
+def test_show_prints_each_turn_with_the_logged_score(runs):
+    text = show(runs / "expansion", 2)
+    turns = pl.read_parquet(runs / "expansion" / "turns" / "*.parquet").filter(
+        pl.col("game_id") == 2
+    )
+    lines = [line for line in text.splitlines() if line.startswith("turn ")]
+    assert len(lines) == turns.height
+    for line, row in zip(lines, turns.sort("turn").iter_rows(named=True), strict=True):
+        assert line.startswith(f"turn {row['turn']} (round {row['round']}) seat {row['seat']} ")
+        assert f"plays {row['card']}" in line
+        assert line.endswith(f"score {row['score']}")
+    assert "expansion E" in text
+
+
+def test_show_one_turn_draws_every_garden(runs):
+    result = CliRunner().invoke(
+        main, ["show", str(runs / "expansion"), "--game", "0", "--turn", "9"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.count("after turn 9: score") == 4
+    assert "display before: 0:white=" in result.output
+
+
+def test_show_without_turn_log_replays_the_strategies(runs):
+    assert "final scores:" in show(runs / "nolog", 3)
+    assert not config_from(runs / "nolog").turn_log
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [(["--game", "99"], "game 99 is not in"), (["--game", "0", "--turn", "99"], "not 99")],
+)
+def test_show_bad_input(runs, args, message):
+    result = CliRunner().invoke(main, ["show", str(runs / "plain"), *args])
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
