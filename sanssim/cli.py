@@ -261,5 +261,44 @@ def show(run_dir: Path, game_id: int, turn: int | None) -> None:
         fail(str(exc))
 
 
+@main.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Report directory (default reports/<name of the first run>).",
+)
+def report(runs: tuple[Path, ...], out: Path | None) -> None:
+    """Write a Markdown + HTML report with figures on one or more runs."""
+    from sanssim.analysis.report import write_report
+
+    target = out or Path("reports") / runs[0].resolve().name
+    try:
+        written = write_report(list(runs), target, sys.argv)
+    except SanssimError as exc:
+        fail(str(exc))
+    click.echo(f"report on {written.games} games ({len(written.arms)} arms) written to {target}")
+    for skipped in written.skipped:
+        click.echo(f"  skipped: {skipped.section}: {skipped.reason}")
+    click.echo(f"  open {target / 'report.html'} or {target / 'report.md'}")
+
+
+@main.command()
+def strategies() -> None:
+    """List the strategies, their parameters and how each plays."""
+    from sanssim.strategies import StrategyError, registry, resolve
+
+    for name in registry():
+        try:
+            cls = resolve(name).cls
+        except StrategyError as exc:
+            click.echo(f"{name}\n  (cannot load: {exc})")
+            continue
+        click.echo(f"{name}\n  {cls.summary}")
+        for param in cls.params:
+            kind = type(param.default).__name__
+            click.echo(f"    {param.name}={param.default!r} ({kind}): {param.help}")
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -352,3 +352,10 @@ def test_redraws_fall_back_to_the_turn_log_without_a_results_column(
     md = (tmp_path / "report" / "report.md").read_text()
     assert f"| duplicate-reshuffle redraws per game | {per_game:.2f} [" in md
     assert "(after refills; setup not logged)" in md
+
+
+def test_a_tiny_run_still_gives_a_report(tmp_path: Path, make_run: Callable[..., Path]) -> None:
+    run = make_run(tmp_path / "tiny", "--expansion", games=2)
+    summary = write_report([run], tmp_path / "report", ["sanssim", "report"])
+    md = _check_files(summary.files, tmp_path / "report")
+    assert "| games | 2 |" in md

@@ -33,6 +33,7 @@ from sanssim.engine import (
     State,
 )
 from sanssim.engine.components import Card, GardenSide
+from sanssim.engine.view import PlayerView
 from sanssim.runner.play import play_game
 from sanssim.strategies import resolve
 
@@ -437,3 +438,42 @@ def test_a_seed_replays_identically_in_other_processes():
     cfg = GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True)
     state = run(Game(cfg).new_state(77, record=True), random.Random(0))
     assert outputs.pop().splitlines()[-1] == str(state.returns())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    cfg=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 2**63 - 1),
+    steps=st.integers(0, 250),
+    seat=st.integers(0, 3),
+)
+def test_determinisation_keeps_what_the_seat_knows_and_plays_on(cfg, seed, steps, seat):
+    state = Game(cfg).new_state(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if not state.legal:
+            break
+        state.apply_action(rng.choice(state.legal))
+    seat %= cfg.n_players
+    frozen = snapshot(state)
+    sample = PlayerView(state, seat).determinize(random.Random(seed))
+    assert snapshot(state) == frozen
+    if (sample.phase, sample.turn) != (state.phase, state.turn):
+        # The mover's resampled hand left a single choice, which was played at once.
+        assert state.phase == TAKE and state.current != seat
+    else:
+        same = ("display", "occupied", "gardeners", "noble_rows", "score", "played", "setup")
+        assert all(getattr(sample, name) == getattr(state, name) for name in same)
+        assert Counter(sample.supply) == Counter(state.supply)
+        assert sample.hands[seat] == state.hands[seat]
+        assert sample.missions[seat] == state.missions[seat]
+        for other in range(cfg.n_players):
+            unplayed = sample.hands[other] + sample.decks[other]
+            assert sorted(unplayed) == sorted(state.hands[other] + state.decks[other])
+            assert len(sample.hands[other]) == len(state.hands[other])
+        dealt = [m for pair in sample.missions for m in pair]
+        assert len(set(dealt)) == len(dealt)
+        if state.current == seat:
+            assert sample.legal == state.legal
+    run(sample, rng)
+    assert sample.is_terminal()

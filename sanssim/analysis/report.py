@@ -30,18 +30,27 @@ class ReportSummary:
 
 
 def write_report(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
-    """Write the report for `runs` (run directories or sweep parents) into `out`."""
+    """Write report.md, report.html and the figures for `runs` into `out`.
+
+    Each path is a run directory or a sweep's parent folder (its sub-directories with a
+    manifest are the arms). `command` is the argv shown as the report's provenance. Input
+    that cannot be reported on raises ReportError with a one-line message.
+    """
     if not runs:
         raise ReportError("give at least one run directory")
     try:
-        data = load_dataset(runs)
-        _prepare(out)
-        ctx = Context(data, out)
-        sections = [build(ctx) for build in SECTIONS]
+        return _write(runs, out, command)
     except pl.exceptions.ComputeError as exc:
         raise ReportError(f"unreadable run data: {str(exc).splitlines()[0]}") from None
     except OSError as exc:
         raise ReportError(f"{exc.filename or out}: {exc.strerror}") from None
+
+
+def _write(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
+    data = load_dataset(runs)
+    _prepare(out)
+    ctx = Context(data, out)
+    sections = [build(ctx) for build in SECTIONS]
     skipped = [s for section in sections for s in section.skipped]
     blocks = _provenance(data, command, skipped)
     findings = [f for section in sections for f in section.findings]

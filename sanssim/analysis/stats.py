@@ -153,7 +153,12 @@ def chi2_gof(observed: list[float], expected: list[float]) -> tuple[float, int, 
 
 def between_groups(ns: list[int], means: list[float], sds: list[float]) -> tuple[float, int, float]:
     """Large-sample test that group means are equal: sum n_i (m_i - m)^2 / pooled variance
-    is chi-square with k - 1 degrees of freedom (k - 1 times the one-way ANOVA F)."""
+    is chi-square with k - 1 degrees of freedom (k - 1 times the one-way ANOVA F).
+    Groups of fewer than two values carry no variance and are left out."""
+    kept = [(n, m, s) for n, m, s in zip(ns, means, sds, strict=True) if n >= 2 and s is not None]
+    if len(kept) < 2:
+        return 0.0, 0, 1.0
+    ns, means, sds = (list(column) for column in zip(*kept, strict=True))
     total = sum(ns)
     grand = sum(n * m for n, m in zip(ns, means, strict=True)) / total
     pooled = sum((n - 1) * s * s for n, s in zip(ns, sds, strict=True)) / (total - len(ns))

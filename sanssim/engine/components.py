@@ -100,9 +100,6 @@ class Components:
         known = ", ".join(s.id for s in self.garden_sides)
         raise ComponentError(f"unknown garden side {side_id!r} (known: {known})")
 
-    def boards(self, sides: tuple[GardenSide, ...] | tuple[ExpansionSide, ...]) -> list[int]:
-        return sorted({s.board for s in sides})
-
     def tiles_per_symbol(self, tile_set: str) -> int:
         return sum(self.tiles[n] for n in tile_set.split("+"))
 
@@ -259,15 +256,23 @@ def _parse_deck(raw: Any) -> tuple[Card, ...]:
     return cards
 
 
-def _parse_garden_side(i: int, raw: Any) -> GardenSide:
-    where = f"garden_side #{i + 1}"
+def _side_header(kind: str, i: int, raw: Any) -> tuple[str, int, str]:
+    """The id and board every side has, and how error messages name the side."""
+    where = f"{kind} #{i + 1}"
     if not isinstance(raw, dict):
         raise ComponentError(f"{where} must be a table")
     side_id = raw.get("id")
     if not isinstance(side_id, str) or not side_id:
         raise ComponentError(f"{where} needs a non-empty string id")
-    where = f"garden_side {side_id!r}"
-    board = _board(where, raw)
+    where = f"{kind} {side_id!r}"
+    board = raw.get("board")
+    if not isinstance(board, int) or isinstance(board, bool) or board < 1:
+        raise ComponentError(f"{where}: board must be a positive integer, got {board!r}")
+    return side_id, board, where
+
+
+def _parse_garden_side(i: int, raw: Any) -> GardenSide:
+    side_id, board, where = _side_header("garden_side", i, raw)
     columns = raw.get("columns")
     if not isinstance(columns, list) or sorted(columns, key=str) != sorted(SYMBOLS):
         raise ComponentError(f"{where}: columns must list each of the 9 symbols once")
@@ -291,14 +296,7 @@ def _parse_garden_side(i: int, raw: Any) -> GardenSide:
 
 
 def _parse_expansion_side(i: int, raw: Any) -> ExpansionSide:
-    where = f"expansion_side #{i + 1}"
-    if not isinstance(raw, dict):
-        raise ComponentError(f"{where} must be a table")
-    side_id = raw.get("id")
-    if not isinstance(side_id, str) or not side_id:
-        raise ComponentError(f"{where} needs a non-empty string id")
-    where = f"expansion_side {side_id!r}"
-    board = _board(where, raw)
+    side_id, board, where = _side_header("expansion_side", i, raw)
     index = raw.get("stairway_index")
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 3:
         raise ComponentError(f"{where}: stairway_index must be 0-3, got {index!r}")
@@ -321,13 +319,6 @@ def _parse_expansion_side(i: int, raw: Any) -> ExpansionSide:
     if marked != MARKED_SQUARES:
         raise ComponentError(f"{where}: {marked} squares are marked, expected {MARKED_SQUARES}")
     return ExpansionSide(side_id, board, index, tuple(marks))
-
-
-def _board(where: str, raw: dict[str, Any]) -> int:
-    board = raw.get("board")
-    if not isinstance(board, int) or isinstance(board, bool) or board < 1:
-        raise ComponentError(f"{where}: board must be a positive integer, got {board!r}")
-    return board
 
 
 def _check_unique(what: str, ids: list[str]) -> None:

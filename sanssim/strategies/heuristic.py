@@ -15,8 +15,9 @@ points. The potential of a tile placed on a square is:
   counted only while the missing squares fit in the turns left.
 
 A tile is also worth the best noble move it leaves for this turn, and the
-card kept in hand: `joker`, `pair` or `symbol` (a symbol card acts as a
-joker on a turn its symbol is absent). A noble move scores its row, plus
+card kept in hand: `joker`, `pair` or `symbol`; a symbol card whose symbol
+the display will no longer show is kept as a joker (it acts as one on a
+turn its symbol is absent). A noble move scores its row, plus
 `mission_move` x rows gained in a mission column, minus `skip` x the rows of
 the squares it steps over in its column: each could have been one more move
 (moving a noble down one row at a time scores every row on the way).
@@ -186,8 +187,13 @@ class _Turn:
         value = self.best_move if slot < 0 else self.tile_value(slot)
         if kept < 0:
             return value
-        kind = self.view.game.card_kind[kept]
+        game = self.view.game
+        kind = game.card_kind[kept]
         w = self.w
-        return value + (
-            w.joker if kind == CARD_JOKER else w.pair if kind == CARD_PAIR else w.symbol
-        )
+        if kind == CARD_JOKER:
+            return value + w.joker
+        if kind == CARD_PAIR:
+            return value + w.pair
+        symbol = game.card_symbol[kept]
+        shown = any(s == symbol for k, s in enumerate(self.display) if k != slot)
+        return value + (w.symbol if shown else w.joker)
