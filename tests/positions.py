@@ -27,7 +27,6 @@ from sanssim.engine.game import (
     square,
 )
 
-COLUMN = {name: i for i, name in enumerate(SYMBOLS)}
 COLOUR_SLOT = {"white": 0, "gray": 2, "orange": 4, "fuchsia": 6, "turquoise": 8}
 
 
@@ -41,8 +40,8 @@ def mask(squares: Iterable[tuple[int, int]]) -> int:
     return sum(1 << square(r, c) for r, c in set(squares))
 
 
-def row_squares(row: int, cols: Iterable[int] = range(N_COLS)) -> list[tuple[int, int]]:
-    return [(row, c) for c in cols]
+def row_squares(row: int) -> list[tuple[int, int]]:
+    return [(row, c) for c in range(N_COLS)]
 
 
 def col_squares(col: int, rows: Iterable[int]) -> list[tuple[int, int]]:
@@ -77,7 +76,6 @@ def set_position(
     gardeners: dict[int, Iterable[tuple[int, int]]] | None = None,
     nobles: dict[int, dict[int, int]] | None = None,
     missions: dict[int, tuple[str, str]] | None = None,
-    current: int | None = None,
 ) -> State:
     """Overwrite parts of a state at the start of a turn and make it consistent.
 
@@ -97,14 +95,13 @@ def set_position(
         rest = [c for c in state.decks[seat] + state.hands[seat] if c not in ids]
         state.hands[seat] = ids
         state.decks[seat] = [c for c in rest if c not in state.played[seat]]
-    for seat in range(state.n):
-        if tiles is None and gardeners is None:
-            break
-        land = mask((tiles or {}).get(seat, ()))
-        gard = mask((gardeners or {}).get(seat, ()))
-        state.occupied[seat] = state.setup[seat].preprinted | land | gard
-        state.gardeners[seat] = gard
-        state.n_gardeners[seat] = gard.bit_count()
+    if tiles is not None or gardeners is not None:
+        for seat in range(state.n):
+            land = mask((tiles or {}).get(seat, ()))
+            gard = mask((gardeners or {}).get(seat, ()))
+            state.occupied[seat] = state.setup[seat].preprinted | land | gard
+            state.gardeners[seat] = gard
+            state.n_gardeners[seat] = gard.bit_count()
     for seat, rows in (nobles or {}).items():
         for col, row in rows.items():
             state.noble_rows[seat][col] = row
@@ -112,9 +109,6 @@ def set_position(
         missions_now = list(state.missions)
         missions_now[seat] = (sym(pair[0]), sym(pair[1]))
         state.missions = missions_now
-    if current is not None:
-        state.current = current
-        state.turn = current
     refresh(state)
     return state
 

@@ -197,6 +197,9 @@ def test_bad_run_directories_give_one_line_errors(run_2p: Path, tmp_path: Path) 
     pl.DataFrame({"game_id": [0]}).write_parquet(foreign / "results" / "part-00000.parquet")
     assert "results lack column(s)" in _report_error([foreign], out)
 
+    (tmp_path / "a-file").write_text("")
+    assert "a-file" in _report_error([run_2p], tmp_path / "a-file")
+
     torn = _copy(run_2p, tmp_path / "torn")
     part = sorted((torn / "turns").glob("*.parquet"))[-1]
     part.write_bytes(part.read_bytes()[:300])

@@ -240,3 +240,10 @@ def test_bad_component_file_names_the_problem(case):
         parse_components(text, "mine.toml")
     assert str(info.value).startswith("mine.toml: ")
     assert isinstance(info.value, SanssimError)
+
+
+def test_a_bare_string_of_garden_sides_is_refused_by_name():
+    from sanssim.engine import ConfigError, Game, GameConfig
+
+    with pytest.raises(ConfigError, match="tuple of side ids, got '1A'"):
+        Game(GameConfig(n_players=2, garden_sides="1A"))

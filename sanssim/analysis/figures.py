@@ -61,7 +61,7 @@ def _save(fig: plt.Figure, path: Path) -> None:
 def _legend(ax: plt.Axes, series: list[Series]) -> None:
     """Below the axes, so it never hides data; always there, to name the arms shown."""
     if series:
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+        ax.figure.legend(fontsize=8, loc="outside lower center", ncol=2)
 
 
 def intervals(
@@ -121,7 +121,7 @@ def panels(
     cols = min(3, n)
     rows = -(-n // cols)
     fig, axes = plt.subplots(
-        rows, cols, figsize=(4.2 * cols, 3.3 * rows), squeeze=False, layout="constrained"
+        rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False, layout="constrained"
     )
     for ax, (ylabel, series) in zip(axes.flat, panels.items(), strict=False):
         for s in series:

@@ -39,9 +39,9 @@ def build(ctx: Context) -> Section:
     )
     names = {
         "score": "running score (points)",
-        "nobles": "points from noble moves so far (points)",
-        "expansion": "points from expansion marks so far (points)",
-        "depth": "mean noble row (0 = terrace, 6 = bottom)",
+        "nobles": "noble points so far",
+        "expansion": "expansion points so far",
+        "depth": "mean noble row (0 = terrace)",
         "gardeners": "gardeners placed so far",
     }
     table = mean_table(cumulative, ["arm", "round"], {n: pl.col(n) for n in names})
@@ -77,7 +77,7 @@ def build(ctx: Context) -> Section:
     sources = ["nobles", "gardeners"] + (["expansion"] if ctx.data.arms["expansion"].any() else [])
     figures.panels(
         fig,
-        "Points and gardeners over the game",
+        "Points and gardeners over the game (per player, 95% CI)",
         [str(r) for r in rounds],
         {names[n]: series(n) for n in sources},
         "round",

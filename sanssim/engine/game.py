@@ -136,6 +136,10 @@ class GameConfig:
             raise ConfigError(
                 f"tile set must be one of {', '.join(TILE_SETS)}, got {self.tile_set!r}"
             )
+        if isinstance(self.garden_sides, str):
+            raise ConfigError(
+                f"garden sides must be a tuple of side ids, got {self.garden_sides!r}"
+            )
         if self.garden_sides is not None:
             if len(self.garden_sides) not in (1, n):
                 raise ConfigError(

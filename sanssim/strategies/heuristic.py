@@ -25,12 +25,16 @@ the squares it steps over in its column: each could have been one more move
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from sanssim.engine.game import (
     BELOW,
     CARD_JOKER,
     CARD_PAIR,
     COL_MASK,
     DISCARD,
+    NEIGHBOURS,
     PASS,
     PLACE,
     ROW_BONUS,
@@ -38,6 +42,7 @@ from sanssim.engine.game import (
     SIDE,
     TAKE,
     bits,
+    flood,
 )
 from sanssim.engine.view import PlayerView
 from sanssim.strategies.base import Param, Strategy
@@ -64,6 +69,11 @@ class HeuristicStrategy(Strategy):
         Param("pair", 1.0, "value of keeping a two-colour card in hand"),
         Param("symbol", 1.0, "value of keeping a symbol card in hand"),
     )
+
+    def __init__(self, rng: random.Random, **params: Any) -> None:
+        super().__init__(rng, **params)
+        # share of a row or column bonus credited by the tile that leaves `missing` squares
+        self.credit = [(1 - self.decay) * self.decay**missing for missing in range(10)]
 
     def choose(self, view: PlayerView, legal: list[int]) -> int:
         best, best_score = legal[0], float("-inf")
@@ -140,8 +150,12 @@ class _Turn:
         g = self.garden
         bit = 1 << sq
         row = ROW_OF[sq]
-        value = g.marks(sq, gardener) + self.best_move
-        new = g.new_reach(sq)
+        value = self.best_move
+        marks = g.gard if gardener else g.land
+        if marks is not None:
+            value += marks[sq]
+        occupied = g.occupied | bit
+        new = flood(g.reach | bit, occupied) & ~g.reach if NEIGHBOURS[sq] & g.reach else 0
         if new:
             deeper = ROW_OF[new.bit_length() - 1] - self.depth
             if deeper > 0:
@@ -157,15 +171,14 @@ class _Turn:
                 value -= w.block * row
             elif not new:
                 value += w.latent * row
-        occupied = g.occupied | bit
+        credit = w.credit
         left = self.left
-        decay = w.decay
         missing = 9 - (occupied & ROW_MASK[row]).bit_count()
         if row > 1 and missing <= left:
-            value += w.row * ROW_BONUS[row] * decay**missing * (1 - decay)
+            value += w.row * ROW_BONUS[row] * credit[missing]
         missing = 6 - (occupied & COL_MASK[COL_OF[sq]]).bit_count()
         if missing <= left:
-            value += w.column * COLUMN_BONUS * decay**missing * (1 - decay)
+            value += w.column * COLUMN_BONUS * credit[missing]
         return value
 
     def tile_value(self, slot: int) -> float:
