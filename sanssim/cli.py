@@ -20,6 +20,7 @@ from sanssim.runner.config import DEFAULT_STRATEGY
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
+    from sanssim.runner.executor import Executor
     from sanssim.runner.run import Plan
 
 # Options that describe what is played; --config and --resume bring their own.
@@ -83,6 +84,19 @@ def main() -> None:
 @click.option("--components", type=click.Path(path_type=Path), help="Component data file.")
 @click.option("--no-turn-log", is_flag=True, help="Write results only (faster, smaller).")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option(
+    "--executor",
+    type=click.Choice(("local", "ray")),
+    default="local",
+    show_default=True,
+    help="Play on this machine's cores, or spread chunks over a Ray cluster.",
+)
+@click.option(
+    "--address",
+    envvar="RAY_ADDRESS",
+    help="Ray cluster: host:port of the head, ray://host:10001 or auto "
+    "(default: $RAY_ADDRESS, else start a local Ray).",
+)
 @click.option("--chunk-size", type=int, help="Games per part file (default: by games and workers).")
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
@@ -97,7 +111,7 @@ def main() -> None:
 def run(ctx: click.Context, **options: object) -> None:
     """Play a seeded batch of games and log every game and turn to Parquet."""
     from sanssim.runner.config import load_experiment
-    from sanssim.runner.executor import LocalExecutor, WorkerLost
+    from sanssim.runner.executor import WorkerLost
     from sanssim.runner.run import default_out, execute, link_latest, load_plan, plan
 
     given = [
@@ -108,9 +122,15 @@ def run(ctx: click.Context, **options: object) -> None:
     out: Path | None = options["out"]  # type: ignore[assignment]
     workers: int | None = options["workers"]  # type: ignore[assignment]
     chunk_size: int | None = options["chunk_size"]  # type: ignore[assignment]
+    address: str | None = options["address"]  # type: ignore[assignment]
     try:
         if workers is not None and workers < 1:
             fail(f"--workers must be at least 1, got {workers}")
+        address_given = (
+            ctx.get_parameter_source("address") is click.core.ParameterSource.COMMANDLINE
+        )
+        if options["executor"] != "ray" and address_given:
+            fail("--address needs --executor ray")
         if chunk_size is not None and chunk_size < 1:
             fail(f"--chunk-size must be at least 1, got {chunk_size}")
         if options["resume"]:
@@ -129,7 +149,10 @@ def run(ctx: click.Context, **options: object) -> None:
             run_plan = plan(out or default_out(), arms, bool(options["force"]))
     except SanssimError as exc:
         fail(str(exc))
-    executor = LocalExecutor(workers)
+    try:
+        executor = _executor(str(options["executor"]), address, workers)
+    except SanssimError as exc:
+        fail(str(exc))
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -148,6 +171,17 @@ def run(ctx: click.Context, **options: object) -> None:
     if out is None and not options["resume"]:
         link_latest(run_plan.out)
     _print_summary(run_plan, outcomes, time.perf_counter() - started, executor.workers)
+
+
+def _executor(name: str, address: str | None, workers: int | None) -> Executor:
+    """This machine's process pool, or Ray (imported only when asked for)."""
+    from sanssim.runner.executor import LocalExecutor
+
+    if name == "local":
+        return LocalExecutor(workers)
+    from sanssim.runner.ray_executor import RayExecutor
+
+    return RayExecutor(address, workers)
 
 
 def _short_spec(text: str) -> str:

@@ -6,6 +6,7 @@ Wilson's on the win rate. A step passes when the interval's lower bound is
 above 55%.
 
     .venv/bin/python scripts/ladder.py --games 2000 --lookahead-games 500
+    .venv/bin/python scripts/ladder.py --speed 300   # speed and cost only
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 
 from sanssim.engine import Game, GameConfig
-from sanssim.runner.play import game_seed, play_game
+from sanssim.engine.view import PlayerView
+from sanssim.runner.play import game_seed, play_game, strategy_rng
 from sanssim.strategies import resolve
 
 THRESHOLD = 0.55
@@ -97,6 +99,39 @@ def run_step(strong: str, weak: str, games: int, master: int, workers: int) -> S
     )
 
 
+def heuristic_speed(games: int, players: int = 4) -> float:
+    """Games per CPU second of `heuristic` in every seat (one process, one core)."""
+    game = Game(GameConfig(n_players=players))
+    specs = [resolve("heuristic")] * players
+    start = time.process_time()
+    for i in range(games):
+        play_game(game, specs, game_seed(1, i))
+    return games / (time.process_time() - start)
+
+
+def lookahead_cost(spec: str, games: int, players: int) -> tuple[float, float]:
+    """(CPU ms per decision, decisions per game) of `spec` in seat 0 against `heuristic`."""
+    game = Game(GameConfig(n_players=players))
+    opponent = resolve("heuristic")
+    searcher = resolve(spec)
+    seconds, decisions = 0.0, 0
+    for i in range(games):
+        seed = game_seed(2, i)
+        state = game.new_state(seed)
+        seats = [searcher.make(strategy_rng(seed, 0))]
+        seats += [opponent.make(strategy_rng(seed, p)) for p in range(1, players)]
+        views = [PlayerView(state, p) for p in range(players)]
+        while state.legal:
+            seat = state.current
+            start = time.process_time()
+            action = seats[seat].choose(views[seat], list(state.legal))
+            if seat == 0:
+                seconds += time.process_time() - start
+                decisions += 1
+            state.apply_action(action)
+    return 1000 * seconds / decisions, decisions / games
+
+
 def markdown(results: list[StepResult]) -> str:
     lines = [
         "| step | games | win rate | 95% CI | mean margin | result (lower bound > 55%) |",
@@ -121,8 +156,22 @@ def main(argv: list[str] | None = None) -> int:
         "--steps", default="greedy,heuristic,lookahead", help="which steps (the stronger side)"
     )
     parser.add_argument("--json", default="reports/ladder.json", help="where to write the table")
+    parser.add_argument(
+        "--speed", type=int, default=0, metavar="GAMES",
+        help="only measure: heuristic 4-player games per CPU second and lookahead's cost "
+        "per decision (over GAMES and GAMES // 10 games)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     lookahead = "lookahead" if args.budget is None else f"lookahead:rollouts={args.budget}"
+    if args.speed:
+        print(f"heuristic, 4 players: {heuristic_speed(args.speed):.0f} games per CPU second")
+        for players in (2, 4):
+            ms, per_game = lookahead_cost(lookahead, max(1, args.speed // 10), players)
+            print(
+                f"{resolve(lookahead).text}, {players} players: {ms:.1f} ms CPU per decision, "
+                f"{per_game:.0f} decisions per game"
+            )
+        return 0
     ladder = {
         "greedy": ("greedy", "random", args.games),
         "heuristic": ("heuristic", "greedy", args.games),

@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sanssim.analysis import stats
+from sanssim.analysis import fmt, stats
 from sanssim.analysis.dataset import load_dataset
 from sanssim.analysis.document import Figure, Para, Table, to_html, to_markdown
 from sanssim.analysis.errors import ReportError
@@ -142,6 +142,12 @@ def test_html_is_self_contained_and_escaped(tmp_path: Path) -> None:
     assert "a &lt; b" in html and "<code>x|y</code>" in html
     assert 'src="data:image/png;base64,' in html and 'src="f.png"' not in html
     assert "| 1\\|2 |" in to_markdown(blocks)
+
+
+def test_intervals_get_the_decimals_their_width_deserves() -> None:
+    assert fmt.interval(34.1, 31.6, 36.6) == "34.1 [31.6, 36.6]"
+    assert fmt.interval(34.1174, 34.1049, 34.1299) == "34.117 [34.105, 34.130]"
+    assert fmt.interval(0.5, -0.25, 1.25, signed=True, unit=" pp") == "+0.5 pp [-0.2, +1.2]"
 
 
 # ---------------------------------------------------------------- loading runs
@@ -362,3 +368,20 @@ def test_a_tiny_run_still_gives_a_report(tmp_path: Path, make_run: Callable[...,
     summary = write_report([run], tmp_path / "report", ["sanssim", "report"])
     md = _check_files(summary.files, tmp_path / "report")
     assert "| games | 2 |" in md
+
+
+def test_a_run_holding_two_designs_is_split_into_two_arms(sweep: Path, tmp_path: Path) -> None:
+    merged = _copy(sweep / "p2", tmp_path)
+    offset = 1000
+    for table in ("results", "turns"):
+        frame = pl.read_parquet(sweep / "p3" / table).with_columns(pl.col("game_id") + offset)
+        frame.write_parquet(merged / table / "part-p3.parquet")
+    manifest = json.loads((merged / "manifest.json").read_text())
+    _edit_manifest(merged, games=None, parts=[*manifest["parts"], {"games": [offset, offset + 60]}])
+    data = load_dataset([merged])
+    assert dict(zip(data.arm_labels, data.arms["games"], strict=True)) == {
+        "2p, tiles II": 60,
+        "3p, tiles II+III": 60,
+    }
+    turns = data.turns.group_by("arm").agg(pl.len()).collect()
+    assert dict(turns.iter_rows()) == {"2p, tiles II": 60 * 18 * 2, "3p, tiles II+III": 60 * 18 * 3}

@@ -78,3 +78,13 @@ def test_standings_from_a_real_tournament_run(tmp_path):
     assert pairs["win_n"].to_list() == [80, 80]
     assert pairs["win_k"].sum() == pytest.approx(80.0)
     assert "greedy" in result.output and "rating" in result.output
+
+
+def test_strategy_lists_keep_the_parameters_with_their_strategy():
+    from sanssim.runner.tournament import split_specs
+
+    assert split_specs("random, heuristic:path=3,row=1,greedy") == [
+        "random",
+        "heuristic:path=3,row=1",
+        "greedy",
+    ]

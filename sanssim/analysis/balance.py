@@ -155,7 +155,7 @@ def _sd_interval(r: dict, name: str) -> str:
     if sd is None or n < 3:
         return "–"
     half = Z / (2 * (n - 1)) ** 0.5
-    return f"{sd:.1f} [{sd * (1 - half):.1f}, {sd * (1 + half):.1f}]"
+    return fmt.interval(sd, sd * (1 - half), sd * (1 + half))
 
 
 def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skipped]]:

@@ -155,11 +155,28 @@ def _check_overlap(runs: list[Run], arm_runs: list[list[int]]) -> None:
             seen[seed] = runs[i]
 
 
+def _lineup(results: pl.LazyFrame) -> pl.Expr:
+    """Strategies by seat: a constant when the run has one player count and one strategy
+    per seat (no per-game window, which would hold the whole table in memory)."""
+    seats = results.select("n_players", "seat", "strategy").unique().collect(engine="streaming")
+    if seats["n_players"].n_unique() == 1 and seats["seat"].is_unique().all():
+        return pl.lit(" | ".join(seats.sort("seat")["strategy"]))
+    return pl.col("strategy").sort_by("seat").str.join(" | ").over("game_id")
+
+
+def _with_arm(frame: pl.LazyFrame, run: int, arms: pl.DataFrame, on: pl.LazyFrame) -> pl.LazyFrame:
+    """Label rows of run `run` with their arm: a constant when the run is one arm, else a
+    join with `on` (columns giving the arm). Streaming joins of big tables cost memory."""
+    labels = arms.filter(pl.col("runs").list.contains(run))["arm"]
+    if labels.len() == 1:
+        return frame.with_columns(arm=pl.lit(labels[0]))
+    return frame.join(on, on=[c for c in on.collect_schema().names() if c != "arm"])
+
+
 def load_dataset(paths: list[Path]) -> Dataset:
     runs = [open_run(p, RESULT_COLUMNS) for p in discover(paths)]
     frames = []
     for i, run in enumerate(runs):
-        components = _fingerprint(run.manifest.get("components"))
         frames.append(
             run.results.select(
                 *RESULT_COLUMNS,
@@ -171,18 +188,18 @@ def load_dataset(paths: list[Path]) -> Dataset:
                 ),
             ).with_columns(
                 run=pl.lit(i, pl.Int32),
-                lineup=pl.col("strategy").sort_by("seat").str.join(" | ").over("game_id"),
+                lineup=_lineup(run.results),
                 policy=pl.lit(_policy(run)),
-                components=pl.lit(components),
+                components=pl.lit(_fingerprint(run.manifest.get("components"))),
             )
         )
-    stacked = pl.concat(frames, how="vertical_relaxed")
     designs = (
-        stacked.filter(pl.col("seat") == 0)
+        pl.concat(frames, how="vertical_relaxed")
+        .filter(pl.col("seat") == 0)
         .group_by(DESIGN)
         .agg(games=pl.len(), runs=pl.col("run").unique().sort())
         .sort(["n_players", "tile_set", "expansion", "duplicate_reshuffle", "lineup", "policy"])
-        .collect()
+        .collect(engine="streaming")
     )
     arms = designs.with_columns(
         arm=pl.Series(_labels(designs)),
@@ -193,17 +210,19 @@ def load_dataset(paths: list[Path]) -> Dataset:
     if arms["arm"].n_unique() < arms.height:  # same facets, e.g. two line-ups with equal names
         arms = arms.with_columns(arm=pl.format("{} #{}", "arm", pl.int_range(pl.len()) + 1))
     _check_overlap(runs, arms["runs"].to_list())
-    results = stacked.join(arms.lazy().select([*DESIGN, "arm"]), on=DESIGN, how="left")
-    game_arm = results.filter(pl.col("seat") == 0).select("run", "game_id", "arm")
+    design_arm = arms.lazy().select([*DESIGN, "arm"])
+    labelled = [_with_arm(frame, i, arms, design_arm) for i, frame in enumerate(frames)]
+    results = pl.concat(labelled, how="vertical_relaxed")
     logged = [
-        run.turns.with_columns(run=pl.lit(i, pl.Int32))
+        _with_arm(
+            run.turns.with_columns(run=pl.lit(i, pl.Int32)),
+            i,
+            arms,
+            labelled[i].filter(pl.col("seat") == 0).select("run", "game_id", "arm"),
+        )
         for i, run in enumerate(runs)
         if run.turns is not None
     ]
-    turns = (
-        pl.concat(logged, how="diagonal_relaxed").join(game_arm, on=["run", "game_id"])
-        if logged
-        else None
-    )
+    turns = pl.concat(logged, how="diagonal_relaxed") if logged else None
     side_columns, boards = _component_tables(runs)
     return Dataset(runs, arms, results, turns, side_columns, boards)

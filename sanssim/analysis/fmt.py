@@ -1,12 +1,27 @@
-"""Number formatting for report tables: every estimate with its interval."""
+"""Number formatting for report tables: every estimate with its interval, with as many
+decimals as the interval's width deserves (more for the narrow intervals of big runs)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import polars as pl
 
 from sanssim.analysis.stats import diff_of_means, newcombe_diff
+
+MAX_DIGITS = 4
+
+
+def interval(
+    value: float, lo: float, hi: float, digits: int = 1, signed: bool = False, unit: str = ""
+) -> str:
+    """`value [lo, hi]`, with at least `digits` decimals and enough to show the width."""
+    width = hi - lo
+    if width > 0:
+        digits = max(digits, min(MAX_DIGITS, math.ceil(-math.log10(width)) + 1))
+    spec = f"{'+' if signed else ''}.{digits}f"
+    return f"{value:{spec}}{unit} [{lo:{spec}}, {hi:{spec}}]"
 
 
 def ci(row: dict[str, Any], name: str, digits: int = 1) -> str:
@@ -16,7 +31,7 @@ def ci(row: dict[str, Any], name: str, digits: int = 1) -> str:
         return "–"
     if lo is None:
         return f"{mean:.{digits}f} [n too small]"
-    return f"{mean:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    return interval(mean, lo, hi, digits)
 
 
 def pct(row: dict[str, Any], name: str) -> str:
@@ -24,16 +39,16 @@ def pct(row: dict[str, Any], name: str) -> str:
     p, lo, hi = row[f"{name}_p"], row[f"{name}_lo"], row[f"{name}_hi"]
     if p is None:
         return "–"
-    return f"{100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return interval(100 * p, 100 * lo, 100 * hi, unit="%")
 
 
 def diff(row: dict[str, Any], name: str, digits: int = 1, percent: bool = False) -> str:
     """`d [lo, hi]` and whether the interval excludes zero."""
     scale, unit = (100, " pp") if percent else (1, "")
     d, lo, hi = (row[f"{name}_{s}"] for s in ("d", "lo", "hi"))
-    if d is None or lo is None:
+    if d is None or lo is None or math.isnan(lo):
         return "–"
-    text = f"{scale * d:+.{digits}f}{unit} [{scale * lo:+.{digits}f}, {scale * hi:+.{digits}f}]"
+    text = interval(scale * d, scale * lo, scale * hi, digits, signed=True, unit=unit)
     return f"{text} {verdict(lo, hi)}"
 
 
@@ -53,9 +68,7 @@ def pval(p: float) -> str:
 def mean_diff(a: dict[str, Any], b: dict[str, Any], name: str, digits: int = 1) -> str:
     """Welch difference of two `mean_table` rows, with its verdict."""
     d, lo, hi = diff_of_means(a, b, name)
-    if lo is None or lo != lo:
-        return "–"
-    return f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}] {verdict(lo, hi)}"
+    return diff({"x_d": d, "x_lo": lo, "x_hi": hi}, "x", digits)
 
 
 def rate_diff(a: dict[str, Any], b: dict[str, Any], name: str) -> str:

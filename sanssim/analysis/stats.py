@@ -170,16 +170,25 @@ def between_groups(ns: list[int], means: list[float], sds: list[float]) -> tuple
 
 def mean_table(frame: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -> pl.DataFrame:
     """Per group of `by`: n, mean, sd and 95% interval of each named value."""
-    aggs = [e for name, value in values.items() for e in describe(value, name)]
+    aggs = [e for name in values for e in describe(pl.col(name), name)]
     cis = [e for name in values for e in mean_ci(name)]
-    return frame.group_by(by).agg(aggs).with_columns(cis).sort(by).collect(engine="streaming")
+    return _grouped(frame, by, values, aggs).with_columns(cis).sort(by)
 
 
 def rate_table(frame: pl.LazyFrame, by: list[str], flags: dict[str, pl.Expr]) -> pl.DataFrame:
     """Per group of `by`: trials, successes and Wilson interval of each named flag."""
-    aggs = [e for name, flag in flags.items() for e in proportion(flag, name)]
+    aggs = [e for name in flags for e in proportion(pl.col(name), name)]
     cis = [e for name in flags for e in wilson(name)]
-    return frame.group_by(by).agg(aggs).with_columns(cis).sort(by).collect(engine="streaming")
+    return _grouped(frame, by, flags, aggs).with_columns(cis).sort(by)
+
+
+def _grouped(
+    frame: pl.LazyFrame, by: list[str], columns: dict[str, pl.Expr], aggs: list[pl.Expr]
+) -> pl.DataFrame:
+    """Compute the columns first and aggregate plain columns: the streaming engine then
+    keeps memory flat however many rows the frame has."""
+    named = [expr.alias(name) for name, expr in columns.items()]
+    return frame.select(*by, *named).group_by(by).agg(aggs).collect(engine="streaming")
 
 
 def diff_of_means(a: dict, b: dict, name: str) -> tuple[float, float, float]:

@@ -1,52 +1,84 @@
 """Chunks on a Ray cluster: the same chunk function, results handed back to the driver.
 
 The driver writes every part, exactly as with the local executor, so a run is
-identical whichever executor played it. A task whose worker dies is retried by
-Ray (`max_retries`); a chunk's games depend only on their seeds, so the retry
-reproduces them.
+identical whichever executor played it and its files land on the driver's
+filesystem. A task whose worker process or node is lost is retried by Ray
+(`max_retries`); a chunk's games depend only on their seeds, so the retry
+reproduces them and the run loses nothing but the time of that chunk.
 """
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from sanssim.engine import SanssimError
 from sanssim.runner.config import RunError
-from sanssim.runner.executor import QUEUE_PER_WORKER, Chunk, Executor
+from sanssim.runner.executor import QUEUE_PER_WORKER, Chunk, Executor, WorkerLost, default_workers
 
 R = TypeVar("R")
-# Retries of a chunk whose worker process or node was lost.
+# Retries of a chunk whose worker process or node was lost, before the run stops.
 MAX_RETRIES = 3
+# Seconds to reach a cluster's address before calling it wrong (Ray itself waits minutes).
+CONNECT_TIMEOUT = 5.0
+CLIENT_SCHEME = "ray://"
+LOCAL = "local"
+AUTO = "auto"
 
 
 def _call(fn: Callable[[int, int], Any], start: int, stop: int) -> Any:
     return fn(start, stop)
 
 
+def check_reachable(address: str) -> None:
+    """Fail fast on a `host:port` nobody answers on; `auto` and `local` are left to Ray."""
+    if address in (AUTO, LOCAL):
+        return
+    host, _, port = address.removeprefix(CLIENT_SCHEME).rpartition(":")
+    if not port.isdigit() or not host:
+        raise RunError(f"Ray address {address!r} is not host:port, ray://host:port or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise RunError(f"cannot reach Ray at {address}: {exc.strerror or exc}") from None
+
+
+def _games(start: int, stop: int) -> str:
+    return f"game {start}" if stop - start == 1 else f"games {start}-{stop - 1}"
+
+
 class RayExecutor(Executor):
-    """Connects to `address` (e.g. `ray://head:10001` or `auto`), or starts a local Ray."""
+    """Connects to `address` (`host:port` of a head node, `ray://host:10001`, `auto`), or
+    starts a local Ray of `workers` CPUs. A Ray already initialised in this process is used
+    as it is, and left running on close."""
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         try:
             import ray
         except ImportError:
             raise RunError("the ray executor needs Ray: pip install 'sanssim[ray]'") from None
+        if address is not None:
+            check_reachable(address)
         self._ray = ray
         self._owns = not ray.is_initialized()
         if self._owns:
+            local = address is None or address == LOCAL
             try:
                 ray.init(
-                    address=address,
-                    num_cpus=workers if address is None else None,
+                    # "local" always starts a new instance; None would join any `ray start`.
+                    address=LOCAL if local else address,
+                    num_cpus=(workers or default_workers()) if local else None,
                     include_dashboard=False,
                     log_to_driver=False,
                     configure_logging=False,
                 )
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 raise RunError(
-                    f"cannot start or reach Ray at {address or 'local'}: {exc}"
+                    f"cannot start or reach Ray at {address or LOCAL}: {exc}".splitlines()[0]
                 ) from None
-        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # --workers with a cluster sizes chunks and caps chunks in flight; default: its CPUs.
+        self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._task = ray.remote(max_retries=MAX_RETRIES)(_call)
         self._pending: dict[Any, Chunk] = {}
 
@@ -62,12 +94,34 @@ class RayExecutor(Executor):
                     break
             if not self._pending:
                 return
-            done, _ = ray.wait(list(self._pending), num_returns=1)
-            for ref in done:
-                del self._pending[ref]
-                yield ray.get(ref)
+            (ref,), _ = ray.wait(list(self._pending), num_returns=1)
+            start, stop = self._pending.pop(ref)
+            try:
+                result = ray.get(ref)
+            except (
+                ray.exceptions.WorkerCrashedError,
+                ray.exceptions.NodeDiedError,
+                ray.exceptions.OutOfMemoryError,
+            ) as exc:
+                raise WorkerLost(
+                    f"{_games(start, stop)} lost their Ray worker {MAX_RETRIES + 1} times "
+                    f"({type(exc).__name__})"
+                ) from None
+            except ray.exceptions.RayTaskError as exc:
+                if not isinstance(exc.cause, SanssimError):
+                    raise
+                # Typically a node without sanssim or the strategies' modules installed.
+                raise RunError(
+                    f"a Ray worker cannot play {_games(start, stop)}: {exc.cause}"
+                ) from None
+            except ray.exceptions.ObjectLostError as exc:
+                raise WorkerLost(
+                    f"the result of {_games(start, stop)} was lost ({type(exc).__name__})"
+                ) from None
+            yield result
 
     def close(self) -> None:
+        """Cancel chunks in flight (their workers are stopped); shut down a Ray we started."""
         for ref in self._pending:
             self._ray.cancel(ref, force=True)
         self._pending = {}

@@ -50,6 +50,18 @@ def tournament_arms(
     return arms
 
 
+def split_specs(text: str) -> list[str]:
+    """`random,heuristic:path=3,row=1,greedy` -> three specs: a `key=value` item
+    without its own `name:` continues the spec before it."""
+    specs: list[str] = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        if "=" in item and ":" not in item and specs:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
 def _slug(spec: str) -> str:
     """A directory-safe short name of a spec."""
     name = spec.split(":", 1)[0].rsplit(".", 1)[-1]

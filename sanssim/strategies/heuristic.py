@@ -33,6 +33,7 @@ from sanssim.engine.game import (
     CARD_JOKER,
     CARD_PAIR,
     COL_MASK,
+    COLUMN_BONUS,
     DISCARD,
     NEIGHBOURS,
     PASS,
@@ -47,8 +48,6 @@ from sanssim.engine.game import (
 from sanssim.engine.view import PlayerView
 from sanssim.strategies.base import Param, Strategy
 from sanssim.strategies.tactics import COL_OF, ROW_OF, Garden, row_sum, take_slot, turns_left
-
-COLUMN_BONUS = 5
 
 
 class HeuristicStrategy(Strategy):
@@ -123,7 +122,7 @@ class _Turn:
         self.garden = garden = Garden(view, seat)
         columns = view.symbol_column(seat)
         self.missions = COL_MASK[columns[view.missions[0]]] | COL_MASK[columns[view.missions[1]]]
-        self.left = turns_left(view) - (view.phase == TAKE)
+        self.left = turns_left(view) - 1  # tiles to place after the one being decided
         self.display = view.display
         self.hand = view.hand
         self.options = garden.options()

@@ -8,7 +8,10 @@ the end. An option's value is its mean final margin (own total minus the best
 other total). Using the same worlds for every option (common random numbers)
 makes the comparison far sharper than independent samples would.
 
-Cost: `rollouts` full rollouts per decision that has more than one option.
+Cost: `rollouts` rollouts to the end of the game per decision. At the
+default budget (32 rollouts over 4 options) that is about 30 ms of CPU per
+decision in a 2-player game and 65 ms in a 4-player game, about 40 decisions
+per player per game (`scripts/ladder.py --speed 300`).
 """
 
 from __future__ import annotations

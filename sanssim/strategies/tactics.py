@@ -53,8 +53,8 @@ def noble_zone(rows: tuple[int, ...]) -> int:
 class Garden:
     """One seat's garden as masks, plus the lookups a placement needs.
 
-    Built once per decision from the view; `landing` and `after` answer
-    "where does this tile go" and "what does the garden become" in a few
+    Built once per decision from the view; `landing` and `new_reach` answer
+    "where does this tile go" and "what does it connect to row 1" in a few
     integer operations each.
     """
 
@@ -75,7 +75,7 @@ class Garden:
         return self.reach & ~self.gardeners & self.zone
 
     def landing(self, slot: int, symbol: int) -> tuple[int, int]:
-        """(square, gardener spots): the free target, or 0 and the spots a gardener may take."""
+        """(square, gardener spots): the free target and 0, or -1 and where a gardener may go."""
         target = self.view.target(self.seat, slot, symbol)
         if not self.occupied >> target & 1:
             return target, 0
