@@ -8,7 +8,7 @@ EXTRAS ?= test
 comma := ,
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: install run test lint bench
+.PHONY: install run test lint bench reports
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ install: $(STAMP)
 # `sanssim report` exists.
 run: install
 	$(BIN)/sanssim run
-	if $(BIN)/sanssim report --help >/dev/null 2>&1; then $(BIN)/sanssim report runs/latest; fi
+	$(BIN)/sanssim report runs/latest --out runs/latest-report
 
 lint: install
 	$(BIN)/ruff check sanssim tests scripts
@@ -36,3 +36,13 @@ test: lint
 bench:
 	$(MAKE) --no-print-directory install EXTRAS=test,ray
 	$(BIN)/python scripts/bench.py $(BENCH)
+
+# The canonical reports under reports/, from the experiments in experiments/canonical.toml
+# (about 360,000 heuristic games: 15-20 minutes on 2 cores; an interrupted run resumes).
+CANON := runs/canonical
+reports: install
+	$(BIN)/sanssim run --config experiments/canonical.toml --out $(CANON)
+	$(BIN)/sanssim report $(CANON)/base-p2 $(CANON)/base-p3 $(CANON)/base-p4 --out reports/missions
+	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/expansion-* $(CANON)/reshuffle-* $(CANON)/both-* \
+		--out reports/variants
+	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/tiles-* --out reports/tiles

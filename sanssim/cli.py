@@ -20,7 +20,6 @@ from sanssim.runner.config import DEFAULT_STRATEGY
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
-    from sanssim.runner.executor import Executor
     from sanssim.runner.run import Plan
 
 # Options that describe what is played; --config and --resume bring their own.
@@ -111,8 +110,7 @@ def main() -> None:
 def run(ctx: click.Context, **options: object) -> None:
     """Play a seeded batch of games and log every game and turn to Parquet."""
     from sanssim.runner.config import load_experiment
-    from sanssim.runner.executor import WorkerLost
-    from sanssim.runner.run import default_out, execute, link_latest, load_plan, plan
+    from sanssim.runner.run import default_out, link_latest, load_plan, plan
 
     given = [
         name
@@ -149,8 +147,29 @@ def run(ctx: click.Context, **options: object) -> None:
             run_plan = plan(out or default_out(), arms, bool(options["force"]))
     except SanssimError as exc:
         fail(str(exc))
+    outcomes, seconds, used = _play(
+        run_plan, str(options["executor"]), address, workers, chunk_size
+    )
+    if out is None and not options["resume"]:
+        link_latest(run_plan.out)
+    _print_summary(run_plan, outcomes, seconds, used)
+
+
+def _play(
+    run_plan: Plan,
+    executor_name: str,
+    address: str | None,
+    workers: int | None,
+    chunk_size: int | None,
+) -> tuple[list[Outcome], float, int]:
+    """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
+    to resume. Returns the outcomes, the seconds taken and the workers used."""
+    from sanssim.runner.executor import WorkerLost
+    from sanssim.runner.ray_executor import executor_for
+    from sanssim.runner.run import execute
+
     try:
-        executor = _executor(str(options["executor"]), address, workers)
+        executor = executor_for(executor_name, workers, address)
     except SanssimError as exc:
         fail(str(exc))
     started = time.perf_counter()
@@ -168,20 +187,7 @@ def run(ctx: click.Context, **options: object) -> None:
         fail(str(exc))
     finally:
         signal.signal(signal.SIGTERM, previous)
-    if out is None and not options["resume"]:
-        link_latest(run_plan.out)
-    _print_summary(run_plan, outcomes, time.perf_counter() - started, executor.workers)
-
-
-def _executor(name: str, address: str | None, workers: int | None) -> Executor:
-    """This machine's process pool, or Ray (imported only when asked for)."""
-    from sanssim.runner.executor import LocalExecutor
-
-    if name == "local":
-        return LocalExecutor(workers)
-    from sanssim.runner.ray_executor import RayExecutor
-
-    return RayExecutor(address, workers)
+    return outcomes, time.perf_counter() - started, executor.workers
 
 
 def _short_spec(text: str) -> str:
@@ -332,6 +338,49 @@ def strategies() -> None:
         for param in cls.params:
             kind = type(param.default).__name__
             click.echo(f"    {param.name}={param.default!r} ({kind}): {param.help}")
+
+
+@main.command()
+@click.option(
+    "--strategies", "names", required=True, help="Comma-separated specs, e.g. random,greedy."
+)
+@click.option("--players", default=2, show_default=True, help="Player count (2-4).")
+@click.option("--games", default=1000, show_default=True, help="Games per seating.")
+@click.option("--seed", default=1, show_default=True, help="Master seed, shared by every seating.")
+@click.option("--expansion", is_flag=True, help="Play the advanced game.")
+@click.option("--duplicate-reshuffle", is_flag=True, help="House rule: redraw matching pairs.")
+@click.option("--tile-set", type=click.Choice(TILE_SETS), help="Tiles used (default: by players).")
+@click.option("--no-turn-log", is_flag=True, help="Write results only.")
+@click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
+@click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
+def tournament(names: str, **options: object) -> None:
+    """Play every pairing (all seatings for 3-4 players) and rank the strategies."""
+    from sanssim.analysis.tournament import format_standings, standings
+    from sanssim.runner.run import default_out, plan
+    from sanssim.runner.tournament import split_specs, tournament_arms
+
+    out: Path = options["out"] or default_out()  # type: ignore[assignment]
+    try:
+        arms = tournament_arms(
+            split_specs(names),
+            options["players"],  # type: ignore[arg-type]
+            options["games"],  # type: ignore[arg-type]
+            options["seed"],  # type: ignore[arg-type]
+            expansion=options["expansion"],
+            duplicate_reshuffle=options["duplicate_reshuffle"],
+            tile_set=options["tile_set"],
+            turn_log=not options["no_turn_log"],
+        )
+        run_plan = plan(out, arms, bool(options["force"]))
+    except SanssimError as exc:
+        fail(str(exc))
+    outcomes, seconds, used = _play(run_plan, "local", None, options["workers"], None)
+    _print_summary(run_plan, outcomes, seconds, used)
+    try:
+        click.echo("\n" + format_standings(standings([out]), _short_spec))
+    except SanssimError as exc:
+        fail(str(exc))
 
 
 if __name__ == "__main__":

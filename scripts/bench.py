@@ -1,16 +1,21 @@
-"""Speed figures for the README: engine-only rates and full `run` batches with and without logs.
+"""Speed figures for the README: engine rates per strategy, full runs, executors, memory.
 
     .venv/bin/python scripts/bench.py            # full: 100,000 four-player games per run
-    .venv/bin/python scripts/bench.py --quick    # smaller numbers, a few seconds
+    .venv/bin/python scripts/bench.py --quick    # smaller numbers, under a minute
+    .venv/bin/python scripts/bench.py --only local_1_worker --only local_2_workers
 
-Each measurement is a named entry in MEASUREMENTS, so later ones (strategies,
-executor scaling, Ray) slot in beside these. Figures go to stdout and to JSON.
+Each measurement is a named entry in MEASUREMENTS; later ones may read earlier
+figures (ratios). Figures are printed as they come, then as a Markdown table,
+and written to JSON. Wall-clock rates suffer on a busy machine, so CPU-second
+rates (this process and every process it started, Ray's included) come too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import platform
 import resource
 import tempfile
@@ -21,11 +26,27 @@ from pathlib import Path
 from typing import Any
 
 from sanssim.engine import Game, GameConfig
+from sanssim.runner.batch import MAX_CHUNK, chunk_size_for
 from sanssim.runner.config import sweep
-from sanssim.runner.executor import LocalExecutor, default_workers
+from sanssim.runner.executor import Executor, LocalExecutor, default_workers
 from sanssim.runner.play import game_seed, play_game
+from sanssim.runner.ray_executor import executor_for
 from sanssim.runner.run import execute, plan
-from sanssim.strategies import resolve
+from sanssim.strategies import BUILTIN, StrategySpec, resolve
+
+REPO = Path(__file__).resolve().parent.parent
+# Engine-only games per measurement (full, quick), by strategy: about a second each,
+# except look-ahead, whose seconds per decision matter more than its games per second.
+ENGINE_GAMES = {"random": (3000, 300), "greedy": (600, 60), "heuristic": (300, 30)}
+ENGINE_GAMES_DEFAULT = (2, 1)
+# Targets from the issue: 2-worker scaling, Ray's overhead on one machine, flat memory.
+MIN_SCALING = 1.8
+MAX_RAY_OVERHEAD = 0.15
+MAX_RSS_GROWTH = 1.1
+# A 1-minute load average above this (other processes running) makes wall-clock ratios noise.
+BUSY_LOAD = 0.5
+
+Measure = Callable[["Settings", dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -37,13 +58,14 @@ class Settings:
         return quick if self.quick else full
 
 
-def engine_rate(players: int) -> Callable[[Settings, dict[str, Any]], dict[str, Any]]:
-    """Random games per second on one core, no logging, no files."""
+def engine_rate(strategy: str, players: int) -> Measure:
+    """Games per second of one strategy in every seat on one core: no logging, no files."""
 
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
         game = Game(GameConfig(n_players=players))
-        specs = [resolve("random")] * players
-        games = settings.games(3000, 300)
+        decisions = [0]
+        specs = [_counted(resolve(strategy), decisions)] * players
+        games = settings.games(*ENGINE_GAMES.get(strategy, ENGINE_GAMES_DEFAULT))
         start, cpu = time.perf_counter(), time.process_time()
         for i in range(games):
             play_game(game, specs, game_seed(1, i))
@@ -54,33 +76,32 @@ def engine_rate(players: int) -> Callable[[Settings, dict[str, Any]], dict[str, 
             "seconds": seconds,
             "games_per_s": games / seconds,
             "games_per_cpu_s": games / cpu,
+            "workers": 1,
+            "decisions_per_game": decisions[0] / games,
+            "ms_per_decision": 1000 * cpu / decisions[0],
         }
 
     return measure
 
 
-def full_run(turn_log: bool) -> Callable[[Settings, dict[str, Any]], dict[str, Any]]:
+def _counted(spec: StrategySpec, decisions: list[int]) -> StrategySpec:
+    """The same strategy, counting the decisions it is asked (about 0.1 us each)."""
+    base = spec.cls
+
+    def choose(self: Any, view: Any, legal: list[int]) -> int:
+        decisions[0] += 1
+        return base.choose(self, view, legal)
+
+    counted = type(base.__name__, (base,), {"choose": choose})
+    return StrategySpec(spec.name, counted, spec.params)
+
+
+def full_run(turn_log: bool) -> Measure:
     """`sanssim run` of four-player random games on all workers, Parquet parts included."""
 
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
         games = settings.games(100_000, 5_000)
-        arms = sweep([4], games=games, seed=1, turn_log=turn_log)
-        with tempfile.TemporaryDirectory() as tmp, LocalExecutor(settings.workers) as executor:
-            out = Path(tmp) / "run"
-            start, cpu = time.perf_counter(), _cpu_seconds()
-            execute(plan(out, arms, force=False), executor, ["bench"])
-            seconds = time.perf_counter() - start
-            size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
-        cpu = _cpu_seconds() - cpu  # workers are reaped once the executor closes
-        result = {
-            "games": games,
-            "workers": settings.workers,
-            "seconds": seconds,
-            "games_per_s": games / seconds,
-            "games_per_cpu_s": games / cpu,
-            "parquet_mb": size / 1e6,
-            "driver_max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
-        }
+        result = _timed_run(LocalExecutor(settings.workers), games, turn_log)
         engine = figures.get("engine_random_4p")
         if engine:
             ideal = engine["games_per_s"] * settings.workers
@@ -92,45 +113,223 @@ def full_run(turn_log: bool) -> Callable[[Settings, dict[str, Any]], dict[str, A
     return measure
 
 
-def _cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the pool's workers)."""
+def executor_run(name: str, workers: int) -> Measure:
+    """The same work (four-player random games with turn logs, the same chunks) on
+    `local` or `ray` with `workers` CPUs; ratios against the local runs before it."""
+
+    def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
+        games = settings.games(40_000, 4_000)
+        chunk = chunk_size_for(games, 2)  # the same chunks for every executor and count
+        start = time.perf_counter()
+        executor = executor_for(name, workers)
+        started = time.perf_counter() - start
+        result = _timed_run(executor, games, True, chunk)
+        one = figures.get("local_1_worker")
+        local = figures.get(f"local_{workers}_workers")
+        if name == "ray":
+            result["start_s"] = started
+            if local:
+                result["overhead_vs_local"] = local["games_per_s"] / result["games_per_s"] - 1
+                result["cpu_overhead_vs_local"] = (
+                    local["games_per_cpu_s"] / result["games_per_cpu_s"] - 1
+                )
+        elif one and workers > 1:
+            result["scaling_vs_1_worker"] = result["games_per_s"] / one["games_per_s"]
+            result["cpu_efficiency_vs_1_worker"] = (
+                result["games_per_cpu_s"] / one["games_per_cpu_s"]
+            )
+        return result
+
+    return measure
+
+
+def _timed_run(
+    executor: Executor, games: int, turn_log: bool, chunk_size: int | None = None
+) -> dict[str, Any]:
+    """One four-player run into a temporary directory; CPU counts every process involved."""
+    arms = sweep([4], games=games, seed=1, turn_log=turn_log)
+    with tempfile.TemporaryDirectory() as tmp, executor:
+        out = Path(tmp) / "run"
+        start, cpu = time.perf_counter(), _tree_cpu_seconds()
+        execute(plan(out, arms, force=False), executor, ["bench"], chunk_size)
+        seconds = time.perf_counter() - start
+        cpu = _tree_cpu_seconds() - cpu  # before close: Ray's start-up and shutdown excluded
+        size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
+    return {
+        "games": games,
+        "workers": executor.workers,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
+        "games_per_cpu_s": games / cpu,
+        "parquet_mb": size / 1e6,
+    }
+
+
+def _tree_cpu_seconds() -> float:
+    """CPU time of this process, its finished children, and every live descendant (pool
+    workers, Ray's raylet, GCS and workers) with the children each of them has reaped."""
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        ticks[pid] = sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    mine = {os.getpid()}
+    grew = True
+    while grew:
+        found = {pid for pid, parent in parents.items() if parent in mine} - mine
+        grew = bool(found)
+        mine |= found
+    mine.discard(os.getpid())
+    return total + sum(ticks[pid] for pid in mine) / os.sysconf("SC_CLK_TCK")
 
 
-MEASUREMENTS: list[tuple[str, Callable[[Settings, dict[str, Any]], dict[str, Any]]]] = [
-    ("engine_random_2p", engine_rate(2)),
-    ("engine_random_3p", engine_rate(3)),
-    ("engine_random_4p", engine_rate(4)),
+def memory(small: tuple[int, int], large: tuple[int, int]) -> Measure:
+    """Peak RSS of a run's driver (and of its largest worker) at two game counts, each in a
+    fresh process, with the same (largest) chunks: flat memory means the same peaks."""
+
+    def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
+        counts = (settings.games(*small), settings.games(*large))
+        peaks = [_peak_rss(games, settings.workers) for games in counts]
+        result: dict[str, Any] = {"games": list(counts), "workers": settings.workers}
+        for games, (driver, worker) in zip(counts, peaks, strict=True):
+            result[f"driver_rss_mb_{games}"] = driver
+            result[f"worker_rss_mb_{games}"] = worker
+        result["driver_rss_growth"] = peaks[1][0] / peaks[0][0]
+        result["worker_rss_growth"] = peaks[1][1] / peaks[0][1]
+        return result
+
+    return measure
+
+
+def _peak_rss(games: int, workers: int) -> tuple[float, float]:
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_rss_child, args=(games, workers, send))
+    child.start()
+    send.close()
+    peaks = receive.recv()
+    child.join()
+    return peaks
+
+
+def _rss_child(games: int, workers: int, send: Any) -> None:
+    _timed_run(LocalExecutor(workers), games, turn_log=True, chunk_size=MAX_CHUNK)
+    # ru_maxrss would count the parent's pages from before exec; VmHWM starts afresh.
+    status = Path("/proc/self/status").read_text()
+    driver = int(status.split("VmHWM:")[1].split()[0]) / 1e3
+    worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1e3
+    send.send((driver, worker))
+
+
+MEASUREMENTS: list[tuple[str, Measure]] = [
+    *(
+        (f"engine_{strategy}_{players}p", engine_rate(strategy, players))
+        for strategy in BUILTIN
+        for players in (2, 3, 4)
+    ),
     ("run_4p_turn_log", full_run(turn_log=True)),
     ("run_4p_no_turn_log", full_run(turn_log=False)),
+    ("local_1_worker", executor_run("local", 1)),
+    ("local_2_workers", executor_run("local", 2)),
+    ("ray_2_workers", executor_run("ray", 2)),
+    ("memory", memory((10_000, 2_000), (100_000, 10_000))),
 ]
+
+
+def targets(figures: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The issue's targets against the figures measured (absent ones are left out)."""
+    checks = (
+        ("local_2_workers", "scaling_vs_1_worker", MIN_SCALING, True),
+        ("ray_2_workers", "overhead_vs_local", MAX_RAY_OVERHEAD, False),
+        ("memory", "driver_rss_growth", MAX_RSS_GROWTH, False),
+        ("memory", "worker_rss_growth", MAX_RSS_GROWTH, False),
+    )
+    found = {}
+    for name, key, limit, at_least in checks:
+        value = figures.get(name, {}).get(key)
+        if value is not None:
+            met = value >= limit if at_least else value <= limit
+            target = f"{'>=' if at_least else '<='} {limit}"
+            found[key] = {"value": value, "target": target, "met": met}
+    return found
+
+
+COLUMNS = ("games", "workers", "seconds", "games_per_s", "games_per_cpu_s")
+
+
+def markdown(figures: dict[str, Any]) -> str:
+    """One row per measurement: the common columns, then whatever else it measured."""
+    lines = [
+        "| measurement | games | workers | s | games/s | games/CPU-s | other |",
+        "|---|--:|--:|--:|--:|--:|---|",
+    ]
+    for name, values in figures.items():
+        cells = [_cell(values.get(key)) for key in COLUMNS]
+        other = ", ".join(f"{k} {_cell(v)}" for k, v in values.items() if k not in COLUMNS)
+        lines.append(f"| {name} | {' | '.join(cells)} | {other} |")
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:,.3g}" if abs(value) < 100 else f"{value:,.0f}"
+    if isinstance(value, list):
+        return "/".join(_cell(v) for v in value)
+    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small numbers, a few seconds")
+    parser.add_argument("--quick", action="store_true", help="a tenth of the games or less")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--only", action="append", help="run only these measurements")
-    parser.add_argument("--json", type=Path, default=Path("bench.json"), help="figures file")
+    parser.add_argument(
+        "--json", type=Path, default=REPO / "reports" / "bench.json", help="figures file"
+    )
     args = parser.parse_args()
+    known = [name for name, _ in MEASUREMENTS]
+    unknown = sorted(set(args.only or ()) - set(known))
+    if unknown:
+        parser.error(f"unknown measurement {unknown[0]!r} (known: {', '.join(known)})")
     settings = Settings(args.quick, args.workers)
+    load_before = os.getloadavg()
     figures: dict[str, Any] = {}
     for name, measure in MEASUREMENTS:
         if args.only and name not in args.only:
             continue
         figures[name] = measure(settings, figures)
-        shown = ", ".join(
-            f"{k} {v:,.2f}" if isinstance(v, float) else f"{k} {v:,}"
-            for k, v in figures[name].items()
-        )
-        print(f"{name:<20} {shown}", flush=True)
+        print(f"{name:<22} " + ", ".join(f"{k} {_cell(v)}" for k, v in figures[name].items()))
     report = {
-        "machine": {"python": platform.python_version(), "cpus": default_workers()},
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": default_workers(),
+            "load_average_before": load_before,
+            "load_average_after": os.getloadavg(),
+        },
         "quick": args.quick,
         "figures": figures,
+        "targets": targets(figures),
     }
+    print()
+    print(markdown(figures))
+    for key, check in report["targets"].items():
+        verdict = "met" if check["met"] else "NOT met"
+        print(f"target {key} {check['target']}: {_cell(check['value'])} ({verdict})")
+    load_after = report["machine"]["load_average_after"][0]
+    print(f"load average (1 min) before/after: {load_before[0]:.2f} / {load_after:.2f}")
+    if max(load_before[0], load_after) > BUSY_LOAD:
+        print("the machine was busy: wall-clock rates and ratios are unreliable, CPU ones less so")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=2) + "\n")
     print(f"figures written to {args.json}")
 

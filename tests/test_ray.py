@@ -147,6 +147,7 @@ def test_a_ray_run_resumes_locally_in_a_fresh_process(ray_local, tmp_path):
     started = subprocess.run(
         [sys.executable, "-m", "sanssim.cli", "run", "--out", str(partial), *args]
         + ["--executor", "ray", "--workers", "2"],
+        env={k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"},  # a local Ray
         capture_output=True,
         text=True,
         timeout=120,

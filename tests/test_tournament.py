@@ -46,15 +46,21 @@ def _pairs(rows: list[tuple[str, str, float, int]]) -> pl.DataFrame:
     ).with_columns(pl.col("win_n").cast(pl.UInt32))
 
 
+def _gap(ratings: pl.DataFrame, a: str, b: str) -> float:
+    return ratings.filter(strategy=a)["rating"].item() - ratings.filter(strategy=b)["rating"].item()
+
+
 def test_ratings_recover_the_odds_of_two_strategies():
-    # 75% wins is odds 3:1, which the Elo scale puts 400*log10(3) apart.
+    # 750 + 0.5 virtual wins of 1001 meetings: odds 750.5:250.5, on the Elo scale 400*log10.
     ratings = _ratings(_pairs([("a", "b", 750.0, 1000), ("b", "a", 250.0, 1000)]))
-    gap = (
-        ratings.filter(strategy="a")["rating"].item()
-        - ratings.filter(strategy="b")["rating"].item()
-    )
-    assert gap == pytest.approx(400 * math.log10(3), rel=1e-6)
+    assert _gap(ratings, "a", "b") == pytest.approx(400 * math.log10(750.5 / 250.5), rel=1e-6)
     assert ratings["rating"].sum() == pytest.approx(0.0, abs=1e-6)
+    assert ratings["meetings"].to_list() == [1000, 1000]
+
+
+def test_a_strategy_that_never_wins_keeps_a_finite_rating():
+    ratings = _ratings(_pairs([("a", "b", 100.0, 100), ("b", "a", 0.0, 100)]))
+    assert _gap(ratings, "a", "b") == pytest.approx(400 * math.log10(100.5 / 0.5), rel=1e-6)
 
 
 def test_standings_from_a_real_tournament_run(tmp_path):

@@ -15,7 +15,14 @@ from typing import Any, TypeVar
 
 from sanssim.engine import SanssimError
 from sanssim.runner.config import RunError
-from sanssim.runner.executor import QUEUE_PER_WORKER, Chunk, Executor, WorkerLost, default_workers
+from sanssim.runner.executor import (
+    QUEUE_PER_WORKER,
+    Chunk,
+    Executor,
+    LocalExecutor,
+    WorkerLost,
+    default_workers,
+)
 
 R = TypeVar("R")
 # Retries of a chunk whose worker process or node was lost, before the run stops.
@@ -127,3 +134,12 @@ class RayExecutor(Executor):
         self._pending = {}
         if self._owns and self._ray.is_initialized():
             self._ray.shutdown()
+
+
+def executor_for(name: str, workers: int | None = None, address: str | None = None) -> Executor:
+    """What `--executor NAME` means: this machine's process pool, or Ray (imported only
+    then). `address` is Ray's alone; the local executor ignores it (it may come from
+    $RAY_ADDRESS)."""
+    if name == "local":
+        return LocalExecutor(workers)
+    return RayExecutor(address, workers)
