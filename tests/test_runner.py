@@ -15,10 +15,18 @@ import pytest
 
 from sanssim.engine import SYMBOLS, Components
 from sanssim.runner.batch import chunks, read_json
-from sanssim.runner.config import Arm, RunError, build_config, load_experiment, sweep
+from sanssim.runner.config import (
+    DEFAULT_STRATEGY,
+    Arm,
+    RunError,
+    build_config,
+    load_experiment,
+    sweep,
+)
 from sanssim.runner.executor import LocalExecutor
 from sanssim.runner.play import game_seed, play_game
 from sanssim.runner.run import execute, plan
+from sanssim.strategies import resolve
 
 REPO = Path(__file__).resolve().parent.parent
 SANSSIM = [sys.executable, "-m", "sanssim.cli"]
@@ -153,7 +161,7 @@ def test_manifest_embeds_components_and_lists_every_game_once(tmp_path):
     assert ranges == [(0, 4), (4, 8), (8, 12), (12, 13)]
     assert not (tmp_path / "r" / "turns").exists()
     assert manifest["config"]["turn_log"] is False
-    assert manifest["config"]["strategies"][0]["spec"] == "random"
+    assert manifest["config"]["strategies"][0]["spec"] == resolve(DEFAULT_STRATEGY).text
 
 
 def test_chunks_skip_done_parts_exactly():

@@ -20,7 +20,7 @@ from sanssim.engine import Components, ConfigError, Game, GameConfig, SanssimErr
 from sanssim.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from sanssim.strategies import StrategySpec, resolve
 
-DEFAULT_STRATEGY = "random"
+DEFAULT_STRATEGY = "heuristic"
 DEFAULT_PLAYERS = (2, 3, 4)
 DEFAULT_GAMES = 1000
 DEFAULT_SEED = 1
