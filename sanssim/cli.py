@@ -291,12 +291,22 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--game", "game_id", type=int, required=True, help="Game id (0-based).")
 @click.option("--turn", type=int, help="Show only this turn, with every garden after it.")
-def show(run_dir: Path, game_id: int, turn: int | None) -> None:
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="With --turn: the acting strategy's best-scored options at each decision.",
+)
+def show(run_dir: Path, game_id: int, turn: int | None, explain: bool) -> None:
     """Replay a logged game from a run directory, turn by turn."""
+    from sanssim.runner.show import explain as explain_turn
     from sanssim.runner.show import show as render
 
+    if explain and turn is None:
+        fail("--explain needs --turn T")
     try:
         click.echo(render(run_dir, game_id, turn))
+        if explain:
+            click.echo("\n" + explain_turn(run_dir, game_id, turn))  # type: ignore[arg-type]
     except SanssimError as exc:
         fail(str(exc))
 

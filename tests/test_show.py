@@ -90,9 +90,27 @@ def test_show_without_turn_log_replays_the_strategies(runs):
 
 @pytest.mark.parametrize(
     "args, message",
-    [(["--game", "99"], "game 99 is not in"), (["--game", "0", "--turn", "99"], "not 99")],
+    [
+        (["--game", "99"], "game 99 is not in"),
+        (["--game", "0", "--turn", "99"], "not 99"),
+        (["--game", "0", "--explain"], "--explain needs --turn"),
+    ],
 )
 def test_show_bad_input(runs, args, message):
     result = CliRunner().invoke(main, ["show", str(runs / "plain"), *args])
     assert result.exit_code == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_explain_scores_the_options_of_the_turn_and_the_played_one_is_best(runs):
+    turns = load_game(runs / "expansion", 2)[2]
+    # a turn of the heuristic (deterministic) with a real noble choice
+    turn = turns.filter(pl.col("noble_col").is_not_null())["turn"][3]
+    row = turns.row(turn, named=True)
+    result = CliRunner().invoke(main, ["show", str(runs / "expansion"), "--game", "2",
+                                       "--turn", str(turn), "--explain"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    explained = result.output.split("\n\n")[-1].splitlines()
+    noble = explained.index(next(line for line in explained if line.startswith("noble decision")))
+    best = explained[noble + 1]
+    assert best.endswith(f"noble to row {row['noble_to']} col {row['noble_col']}")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sanssim.engine.game import Game, State
 from sanssim.engine.view import PlayerView
-from sanssim.strategies.base import StrategySpec
+from sanssim.strategies.base import Strategy, StrategySpec
 
 SEED_BITS = 63
 
@@ -39,13 +39,25 @@ class GameFailure(Exception):
         self.error = error
 
 
-def play_game(game: Game, specs: Sequence[StrategySpec], seed: int, record: bool = False) -> State:
-    """Play a whole game; raises GameFailure if a strategy fails."""
+Observer = Callable[[State, Strategy, PlayerView], None]
+
+
+def play_game(
+    game: Game,
+    specs: Sequence[StrategySpec],
+    seed: int,
+    record: bool = False,
+    observe: Observer | None = None,
+) -> State:
+    """Play a whole game; raises GameFailure if a strategy fails. `observe` sees each
+    decision (state, the deciding strategy, its view) before the strategy chooses."""
     state = game.new_state(seed, record)
     players = [spec.make(strategy_rng(seed, seat)) for seat, spec in enumerate(specs)]
     views = [PlayerView(state, seat) for seat in range(game.n_players)]
     while state.legal:
         seat = state.current
+        if observe is not None:
+            observe(state, players[seat], views[seat])
         try:
             action = players[seat].choose(views[seat], list(state.legal))
             state.apply_action(action)

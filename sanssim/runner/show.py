@@ -7,19 +7,22 @@ what the log says and the engine agrees with it.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from sanssim.engine import SYMBOLS, State
+from sanssim.engine import PHASE_NAMES, SYMBOLS, State
 from sanssim.engine.game import EMPTY, N_COLS, square
 from sanssim.engine.render import LEGEND, render_display, render_garden
+from sanssim.engine.view import PlayerView
 from sanssim.runner.batch import INDEX, MANIFEST, read_json
 from sanssim.runner.config import RunConfig, RunError
 from sanssim.runner.play import play_game
 from sanssim.runner.run import config_from
 from sanssim.runner.sanssouci_log import RESULTS, TURNS, replay, turn_frame
+from sanssim.strategies.base import Strategy
 
 
 def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.DataFrame, State]:
@@ -79,6 +82,39 @@ def show(run_dir: Path, game_id: int, turn: int | None = None) -> str:
         )
     out += ["", LEGEND]
     return "\n".join(out)
+
+
+def explain(run_dir: Path, game_id: int, turn: int, top: int = 5) -> str:
+    """The acting strategy's best-scored options at each decision of `turn`.
+
+    The game is played again through its strategies (they must be installed);
+    each is asked to explain on a copy of itself, so its own random stream,
+    and hence the game, are not disturbed.
+    """
+    config, results, turns, final = load_game(run_dir, game_id)
+    if not 0 <= turn < turns.height:
+        raise RunError(f"game {game_id} has turns 0..{turns.height - 1}, not {turn}")
+    lines = [_turn_line(turns.row(turn, named=True))]
+
+    def observe(state: State, player: Strategy, view: PlayerView) -> None:
+        if state.turn != turn:
+            return
+        scored = copy.deepcopy(player).explain(view, list(state.legal))
+        lines.append(
+            f"{PHASE_NAMES[state.phase]} decision, {len(state.legal)} legal, "
+            f"{type(player).__name__} scores (best first):"
+        )
+        lines.extend(f"  {score:9.3f}  {view.describe(a)}" for a, score in scored[:top])
+
+    replayed = play_game(config.game(), config.specs(), results["game_seed"][0], False, observe)
+    if replayed.returns() != results["total"].to_list():
+        raise RunError(
+            f"the strategies installed now do not replay game {game_id} as logged; "
+            "cannot explain it"
+        )
+    if len(lines) == 1:
+        lines.append("no decision this turn: every choice was forced")
+    return "\n".join(lines)
 
 
 def _header(run_dir: Path, game_id: int, config: RunConfig, results: pl.DataFrame) -> list[str]:
