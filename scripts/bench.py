@@ -146,8 +146,8 @@ def executor_run(name: str, workers: int) -> Measure:
 def _timed_run(
     executor: Executor, games: int, turn_log: bool, chunk_size: int | None = None
 ) -> dict[str, Any]:
-    """One four-player run into a temporary directory; CPU counts every process involved."""
-    arms = sweep([4], games=games, seed=1, turn_log=turn_log)
+    """One four-player random run into a temporary directory; CPU counts every process."""
+    arms = sweep([4], games=games, seed=1, strategies=["random"], turn_log=turn_log)
     with tempfile.TemporaryDirectory() as tmp, executor:
         out = Path(tmp) / "run"
         start, cpu = time.perf_counter(), _tree_cpu_seconds()
