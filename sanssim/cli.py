@@ -15,26 +15,16 @@ import click
 
 from sanssim import __version__
 from sanssim.engine import TILE_SETS, SanssimError
-from sanssim.runner.config import DEFAULT_STRATEGY
+from sanssim.runner.config import DEFAULT_STRATEGY, EXPERIMENT_KEYS
 
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
     from sanssim.runner.run import Plan
 
-# Options that describe what is played; --config and --resume bring their own.
-RUN_OPTIONS = (
-    "players",
-    "games",
-    "seed",
-    "strategy",
-    "expansion",
-    "duplicate_reshuffle",
-    "tile_set",
-    "garden_sides",
-    "components",
-    "no_turn_log",
-)
+# Options that describe what is played (an experiment file's keys, with the turn log as a
+# flag); --config and --resume bring their own.
+RUN_OPTIONS = (*sorted(EXPERIMENT_KEYS - {"turn_log"}), "no_turn_log")
 EXIT_USAGE = 2
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
