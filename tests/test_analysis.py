@@ -302,7 +302,6 @@ def test_sweep_report_compares_arms_side_by_side(sweep: Path, tmp_path: Path) ->
     assert "Expansion sides: which side players choose" in md
     assert {s.reason for s in summary.skipped} == {
         "no turn log (--no-turn-log) for: 2p, base, tiles II+III",
-        "no turn log for: 2p, base, tiles II+III",
     }
     assert "## Skipped" in md
 

@@ -16,7 +16,7 @@ from sanssim.analysis.measures import (
     winning_margin,
 )
 from sanssim.analysis.missions import win_share
-from sanssim.analysis.section import Context, Section, Skipped
+from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.analysis.stats import (
     ALPHA,
     Z,
@@ -190,14 +190,7 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
             *(_reshuffles(by_arm[a], turn_rows.get(a)) for a in arms),
         ]
     )
-    missing = ctx.data.arms_without_turns()
-    if missing:
-        skipped.append(
-            Skipped(
-                f"{TITLE}: joker and stale-colour rates",
-                f"no turn log (--no-turn-log) for: {'; '.join(missing)}",
-            )
-        )
+    skipped += skipped_without_turns(ctx, f"{TITLE}: joker and stale-colour rates")
     blocks: list[Block] = [
         Heading(3, "Variants side by side"),
         Para(

@@ -6,7 +6,7 @@ import polars as pl
 
 from sanssim.analysis import figures
 from sanssim.analysis.document import Block, Figure, Heading, Para
-from sanssim.analysis.section import Context, Section, Skipped
+from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.analysis.stats import mean_table
 
 TITLE = "4. Game flow"
@@ -18,12 +18,7 @@ def build(ctx: Context) -> Section:
     turns = ctx.data.turns
     if turns is None:
         return Section([], [Skipped(TITLE, "no run has a turn log (--no-turn-log)")])
-    missing = ctx.data.arms_without_turns()
-    skipped = (
-        [Skipped(f"{TITLE} for some arms", f"no turn log for: {'; '.join(missing)}")]
-        if missing
-        else []
-    )
+    skipped = skipped_without_turns(ctx, f"{TITLE} for some arms")
     cumulative = turns.filter(pl.col("game_id") < MAX_GAMES).select(
         "arm",
         "round",
@@ -46,7 +41,8 @@ def build(ctx: Context) -> Section:
     }
     table = mean_table(cumulative, ["arm", "round"], {n: pl.col(n) for n in names})
     rounds = sorted(table["round"].unique().to_list())
-    arms = [a for a in ctx.data.arm_labels if a not in missing]
+    unlogged = set(ctx.data.arms_without_turns())
+    arms = [a for a in ctx.data.arm_labels if a not in unlogged]
 
     def series(name: str) -> list[figures.Series]:
         return [

@@ -33,6 +33,14 @@ class Skipped:
     reason: str
 
 
+def skipped_without_turns(ctx: Context, what: str) -> list[Skipped]:
+    """`what` is skipped for the arms whose runs have no turn log (`--no-turn-log`)."""
+    missing = ctx.data.arms_without_turns()
+    if not missing:
+        return []
+    return [Skipped(what, f"no turn log (--no-turn-log) for: {'; '.join(missing)}")]
+
+
 @dataclass
 class Section:
     """Blocks for the body, what was skipped, and one-line findings for the summary."""

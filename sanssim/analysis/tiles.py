@@ -8,7 +8,7 @@ from sanssim.analysis import figures, fmt
 from sanssim.analysis.dataset import DESIGN
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.measures import PLAYER, PLAYER_NAMES, is_symbol_card
-from sanssim.analysis.section import Context, Section, Skipped
+from sanssim.analysis.section import Context, Section, skipped_without_turns
 from sanssim.analysis.stats import mean_table, rate_table
 from sanssim.engine import TILE_SETS
 
@@ -42,14 +42,7 @@ def build(ctx: Context) -> Section:
         wild = rate_table(
             ctx.data.turns.filter(is_symbol_card()), ["arm"], {"wild": pl.col("card_wild")}
         )
-    missing = ctx.data.arms_without_turns()
-    if missing:
-        skipped.append(
-            Skipped(
-                f"{TITLE}: symbol cards acting as jokers",
-                f"no turn log (--no-turn-log) for: {'; '.join(missing)}",
-            )
-        )
+    skipped += skipped_without_turns(ctx, f"{TITLE}: symbol cards acting as jokers")
     wild_rows = {} if wild is None else {r["arm"]: r for r in wild.iter_rows(named=True)}
     stats = {r["arm"]: r for r in player.iter_rows(named=True)}
     rows = []
