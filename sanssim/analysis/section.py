@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from matplotlib import colormaps
+from matplotlib.colors import to_hex
+
 from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block
+
+TEN_COLOURS = tuple(to_hex(c) for c in colormaps["tab10"].colors)
+TWENTY_COLOURS = tuple(to_hex(c) for c in colormaps["tab20"].colors)
 
 
 @dataclass
@@ -18,8 +24,11 @@ class Context:
     figures: list[Path] = field(default_factory=list)
 
     def colour(self, arm: str) -> str:
-        """The same colour for an arm in every figure."""
-        return f"C{self.data.arm_labels.index(arm) % 10}"
+        """The same colour for an arm in every figure, a distinct one for up to 20 arms."""
+        index = self.data.arm_labels.index(arm)
+        if len(self.data.arm_labels) <= len(TEN_COLOURS):
+            return TEN_COLOURS[index]
+        return TWENTY_COLOURS[index % len(TWENTY_COLOURS)]
 
     def figure(self, name: str) -> Path:
         path = self.out / f"{name}.png"
