@@ -22,7 +22,7 @@ from sanssim.analysis.measures import stale_colours
 from sanssim.analysis.missions import holdings
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
-from sanssim.engine.errors import SanssimError
+from sanssim.errors import SanssimError
 
 # ---------------------------------------------------------------- statistics
 

@@ -1,6 +1,6 @@
 """Report errors: bad input a user can fix, with a one-line message."""
 
-from sanssim.engine.errors import SanssimError
+from sanssim.errors import SanssimError
 
 
 class ReportError(SanssimError):

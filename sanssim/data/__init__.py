@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from sanssim.engine.components import Components
-from sanssim.engine.errors import ComponentError
+from sanssim.errors import ComponentError
 
 DEFAULT_FILE = "components.toml"
 

@@ -1,7 +1,6 @@
 """Sanssouci rules: components, state, legal choices, apply, scoring. No I/O."""
 
 from sanssim.engine.components import COLOURS, SYMBOLS, TILE_SETS, Components
-from sanssim.engine.errors import ComponentError, ConfigError, IllegalActionError, SanssimError
 from sanssim.engine.game import (
     DISCARD,
     END,
@@ -17,6 +16,7 @@ from sanssim.engine.game import (
     State,
     TurnRecord,
 )
+from sanssim.errors import ComponentError, ConfigError, IllegalActionError, SanssimError
 
 __all__ = [
     "COLOURS", "DISCARD", "END", "NOBLE", "PASS", "PHASE_NAMES", "PLACE", "SIDE", "SYMBOLS",

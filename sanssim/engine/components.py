@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sanssim.engine.errors import ComponentError
+from sanssim.errors import ComponentError
 
 SYMBOLS: tuple[str, ...] = (
     "labyrinth",

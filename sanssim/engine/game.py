@@ -32,7 +32,7 @@ from sanssim.engine.components import (
     TILE_SETS,
     Components,
 )
-from sanssim.engine.errors import ComponentError, ConfigError, IllegalActionError
+from sanssim.errors import ComponentError, ConfigError, IllegalActionError
 
 ROUNDS = 18
 HAND_SIZE = 2

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable, Sequence
 
 from sanssim.engine.game import Game, State
 from sanssim.engine.view import PlayerView
+from sanssim.seeding import derive_seed
 from sanssim.strategies.base import Strategy, StrategySpec
-
-SEED_BITS = 63
-
-
-def derive_seed(*parts: int) -> int:
-    """A 63-bit seed from integers; stable across Python versions and platforms."""
-    digest = hashlib.blake2b(",".join(map(str, parts)).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
 
 
 def game_seed(master_seed: int, game_index: int) -> int:

@@ -11,8 +11,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sanssim.engine.errors import SanssimError
 from sanssim.engine.view import PlayerView
+from sanssim.errors import SanssimError
 
 
 class StrategyError(SanssimError):
