@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from sanssim import __version__
-from sanssim.engine import TILE_SETS, SanssimError
+from sanssim.games.sanssouci import TILE_SETS, SanssimError
 from sanssim.runner.config import DEFAULT_STRATEGY, EXPERIMENT_KEYS
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def _arms_from_options(options: dict[str, object]) -> list[Arm]:
-    from sanssim.data import load_components
+    from sanssim.games.sanssouci.data import load_components
     from sanssim.runner.config import parse_players, sweep
 
     components = load_components(options["components"])  # type: ignore[arg-type]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sanssim.engine import Game, GameConfig
+from sanssim.games.sanssouci import Game, GameConfig
 from sanssim.runner.batch import MAX_CHUNK, chunk_size_for
 from sanssim.runner.config import sweep
 from sanssim.runner.executor import Executor, LocalExecutor, default_workers

@@ -20,8 +20,8 @@ import time
 from dataclasses import asdict, dataclass
 from multiprocessing import Pool
 
-from sanssim.engine import Game, GameConfig
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci import Game, GameConfig
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import game_seed, play_game, strategy_rng
 from sanssim.strategies import resolve
 

@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from typing import ClassVar
 
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies import Param, Strategy
 
 KILL_AT = 3  # players seated in this process for this marker (Ray reuses processes)

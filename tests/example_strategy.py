@@ -1,4 +1,4 @@
-from sanssim.engine import NOBLE, PASS
+from sanssim.games.sanssouci import NOBLE, PASS
 from sanssim.strategies import Param, Strategy
 
 

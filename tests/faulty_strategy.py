@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies import Strategy
 
 FAIL_EVERY = 3  # one player in this many is doomed to raise

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Any
 
-from sanssim.data import parse_components
-from sanssim.engine import SYMBOLS, Components, Game, GameConfig, State
-from sanssim.engine.game import (
+from sanssim.games.sanssouci import SYMBOLS, Components, Game, GameConfig, State
+from sanssim.games.sanssouci.data import parse_components
+from sanssim.games.sanssouci.engine import (
     BELOW,
     COL_MASK,
     EMPTY,
@@ -130,7 +130,7 @@ def refresh(state: State) -> None:
 
 def default_data() -> dict[str, Any]:
     """The packaged component file as a fresh, mutable dict."""
-    text = resources.files("sanssim.data").joinpath("components.toml").read_text("utf-8")
+    text = resources.files("sanssim.games.sanssouci").joinpath("components.toml").read_text("utf-8")
     return copy.deepcopy(tomllib.loads(text))
 
 

@@ -18,11 +18,11 @@ from sanssim.analysis import fmt, stats
 from sanssim.analysis.dataset import load_dataset
 from sanssim.analysis.document import Figure, Para, Table, to_html, to_markdown
 from sanssim.analysis.errors import ReportError
-from sanssim.analysis.measures import stale_colours
-from sanssim.analysis.missions import holdings
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
 from sanssim.errors import SanssimError
+from sanssim.games.sanssouci.measures import stale_colours
+from sanssim.games.sanssouci.missions import holdings
 
 # ---------------------------------------------------------------- statistics
 

@@ -25,7 +25,7 @@ def in_tmp(tmp_path, monkeypatch):
 
 
 def bad_components(tmp_path):
-    source = resources.files("sanssim.data").joinpath("components.toml").read_text()
+    source = resources.files("sanssim.games.sanssouci").joinpath("components.toml").read_text()
     (tmp_path / "bad.toml").write_text(source.replace("II = 5", "II = 0"))
 
 

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from positions import default_data, dump_toml
 
-from sanssim.data import default_components, load_components, parse_components
-from sanssim.engine import (
+from sanssim.games.sanssouci import (
     COLOURS,
     SYMBOLS,
     ComponentError,
@@ -18,7 +17,8 @@ from sanssim.engine import (
     GameConfig,
     SanssimError,
 )
-from sanssim.engine.components import EXPANSION_TOP_ROW
+from sanssim.games.sanssouci.components import EXPANSION_TOP_ROW
+from sanssim.games.sanssouci.data import default_components, load_components, parse_components
 
 # ---------------------------------------------------------------- the packaged data
 
@@ -243,7 +243,7 @@ def test_bad_component_file_names_the_problem(case):
 
 
 def test_a_bare_string_of_garden_sides_is_refused_by_name():
-    from sanssim.engine import ConfigError, Game, GameConfig
+    from sanssim.games.sanssouci import ConfigError, Game, GameConfig
 
     with pytest.raises(ConfigError, match="tuple of side ids, got '1A'"):
         Game(GameConfig(n_players=2, garden_sides="1A"))

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import set_position, snapshot
 
-from sanssim.engine import (
+from sanssim.games.sanssouci import (
     DISCARD,
     NOBLE,
     PASS,
@@ -32,8 +32,8 @@ from sanssim.engine import (
     IllegalActionError,
     State,
 )
-from sanssim.engine.components import Card, GardenSide
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.components import Card, GardenSide
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import play_game
 from sanssim.strategies import resolve
 
@@ -412,7 +412,7 @@ def test_noble_choices_match_the_walking_reference_on_generated_gardens(tiles, g
 
 REPLAY = """
 import random, sys
-from sanssim.engine import Game, GameConfig
+from sanssim.games.sanssouci import Game, GameConfig
 cfg = GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True, garden_sides=None)
 state = Game(cfg).new_state(int(sys.argv[1]), record=True)
 rng = random.Random(0)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from positions import deal, set_position
 
-from sanssim.engine import State
-from sanssim.engine.render import LEGEND, render_display, render_garden, render_state
+from sanssim.games.sanssouci import State
+from sanssim.games.sanssouci.render import LEGEND, render_display, render_garden, render_state
 
 HEADER = "        laby  stat  pavi  topi  stai  foun  rose  herb  vine"
 DISPLAY = [

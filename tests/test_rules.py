@@ -26,10 +26,10 @@ from positions import (
     sym,
 )
 
-from sanssim.data import default_components
-from sanssim.engine import DISCARD, END, NOBLE, PASS, PLACE, SIDE, SYMBOLS, TAKE, State
-from sanssim.engine.game import col_of, row_of, square
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci import DISCARD, END, NOBLE, PASS, PLACE, SIDE, SYMBOLS, TAKE, State
+from sanssim.games.sanssouci.data import default_components
+from sanssim.games.sanssouci.engine import col_of, row_of, square
+from sanssim.games.sanssouci.view import PlayerView
 
 PRE_1A = row_squares(1) + [(2, 4), (2, 5), (3, 0), (4, 8), (5, 1), (6, 7)]
 # Every tile's target on side 1A is free: slot k -> row k//2 + 2, column of its symbol.

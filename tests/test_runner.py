@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sanssim.engine import SYMBOLS, Components
+from sanssim.games.sanssouci import SYMBOLS, Components
 from sanssim.runner.batch import chunks, read_json
 from sanssim.runner.config import (
     DEFAULT_STRATEGY,
@@ -379,7 +379,7 @@ def test_ctrl_c_keeps_finished_parts_and_says_how_to_resume(tmp_path):
 
 
 def test_a_bug_of_ours_is_logged_with_what_replays_it(tmp_path, monkeypatch):
-    import sanssim.runner.sanssouci_log as log
+    import sanssim.games.sanssouci.log as log
 
     real = log.play_game
 

@@ -51,7 +51,7 @@ def test_reshuffle_run_logs_reshuffles(runs):
 
 def test_a_tampered_log_is_caught(runs):
     config, results, turns, final = load_game(runs / "plain", 1)
-    from sanssim.runner.sanssouci_log import replay
+    from sanssim.games.sanssouci.log import replay
 
     bad = turns.with_columns(
         pl.when(pl.col("turn") == 5).then(pl.col("score") + 1).otherwise("score").alias("score")

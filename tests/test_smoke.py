@@ -1,4 +1,4 @@
-from sanssim.engine import Game, GameConfig
+from sanssim.games.sanssouci import Game, GameConfig
 from sanssim.runner.play import play_game
 from sanssim.strategies import resolve
 

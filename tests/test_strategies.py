@@ -9,12 +9,12 @@ from importlib.metadata import EntryPoint
 import pytest
 
 import sanssim.strategies as strategies
-from sanssim.engine import NOBLE, PASS, PLACE, TAKE, Game, GameConfig, State
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci import NOBLE, PASS, PLACE, TAKE, Game, GameConfig, State
+from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import game_seed, play_game, strategy_rng
 from sanssim.strategies import StrategyError, resolve
-from sanssim.strategies.greedy import GreedyStrategy
-from sanssim.strategies.heuristic import HeuristicStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
@@ -51,16 +51,16 @@ def test_entry_point_plug_in_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_module_class_spec_is_loaded() -> None:
-    spec = resolve("sanssim.strategies.heuristic:HeuristicStrategy:skip=0.25")
+    spec = resolve("sanssim.games.sanssouci.strategies.heuristic:HeuristicStrategy:skip=0.25")
     assert spec.cls is HeuristicStrategy
     assert dict(spec.params)["skip"] == 0.25
     assert resolve("example_strategy:DeepestNoble").cls.__name__ == "DeepestNoble"
     with pytest.raises(StrategyError, match="has no class"):
-        resolve("sanssim.strategies.heuristic:Nope")
+        resolve("sanssim.games.sanssouci.strategies.heuristic:Nope")
     with pytest.raises(StrategyError, match="cannot import"):
         resolve("no_such_package.module:Class")
     with pytest.raises(StrategyError, match="not a sanssim Strategy"):
-        resolve("sanssim.engine.game:State")
+        resolve("sanssim.games.sanssouci.engine:State")
 
 
 @pytest.mark.parametrize(

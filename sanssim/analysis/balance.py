@@ -7,15 +7,6 @@ import polars as pl
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.dataset import DESIGN, SOURCES
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
-from sanssim.analysis.measures import (
-    PLAYER,
-    PLAYER_NAMES,
-    SOURCE_NAMES,
-    is_symbol_card,
-    stale_colours,
-    winning_margin,
-)
-from sanssim.analysis.missions import win_share
 from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.analysis.stats import (
     ALPHA,
@@ -25,6 +16,15 @@ from sanssim.analysis.stats import (
     mean_table,
     rate_table,
 )
+from sanssim.games.sanssouci.measures import (
+    PLAYER,
+    PLAYER_NAMES,
+    SOURCE_NAMES,
+    is_symbol_card,
+    stale_colours,
+    winning_margin,
+)
+from sanssim.games.sanssouci.missions import win_share
 
 TITLE = "2. Variant balance"
 

@@ -10,11 +10,12 @@ from pathlib import Path
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import balance, flow, missions, tiles
+from sanssim.analysis import balance, flow
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
 from sanssim.analysis.errors import ReportError
 from sanssim.analysis.section import Context, Skipped
+from sanssim.games.sanssouci import missions, tiles
 
 SECTIONS = (missions.build, balance.build, tiles.build, flow.build)
 

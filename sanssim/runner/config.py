@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from sanssim.data import load_components
-from sanssim.engine import Components, ConfigError, Game, GameConfig, SanssimError
-from sanssim.engine.game import MAX_PLAYERS, MIN_PLAYERS
+from sanssim.games.sanssouci import Components, ConfigError, Game, GameConfig, SanssimError
+from sanssim.games.sanssouci.data import load_components
+from sanssim.games.sanssouci.engine import MAX_PLAYERS, MIN_PLAYERS
 from sanssim.strategies import StrategySpec, resolve
 
 DEFAULT_STRATEGY = "heuristic"

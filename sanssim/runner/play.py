@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from sanssim.engine.game import Game, State
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.engine import Game, State
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.seeding import derive_seed
 from sanssim.strategies.base import Strategy, StrategySpec
 

@@ -12,7 +12,8 @@ from typing import Any
 import polars as pl
 
 from sanssim import __version__
-from sanssim.engine import Components
+from sanssim.games.sanssouci import Components
+from sanssim.games.sanssouci.log import RESULTS, SanssouciJob
 from sanssim.runner.batch import (
     INDEX,
     MANIFEST,
@@ -29,7 +30,6 @@ from sanssim.runner.batch import (
 )
 from sanssim.runner.config import Arm, RunConfig, RunError
 from sanssim.runner.executor import Executor
-from sanssim.runner.sanssouci_log import RESULTS, SanssouciJob
 
 RUNS_DIR = Path("runs")
 LATEST = "latest"

@@ -13,15 +13,15 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.engine import PHASE_NAMES, SYMBOLS, State
-from sanssim.engine.game import EMPTY, N_COLS, square
-from sanssim.engine.render import LEGEND, render_display, render_garden
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci import PHASE_NAMES, SYMBOLS, State
+from sanssim.games.sanssouci.engine import EMPTY, N_COLS, square
+from sanssim.games.sanssouci.log import RESULTS, TURNS, replay, turn_frame
+from sanssim.games.sanssouci.render import LEGEND, render_display, render_garden
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.batch import INDEX, MANIFEST, read_json
 from sanssim.runner.config import RunConfig, RunError
 from sanssim.runner.play import play_game
 from sanssim.runner.run import config_from
-from sanssim.runner.sanssouci_log import RESULTS, TURNS, replay, turn_frame
 from sanssim.strategies.base import Strategy
 
 

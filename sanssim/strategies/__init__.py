@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib
 from importlib.metadata import EntryPoint, entry_points
 
+from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 from sanssim.strategies.base import Param, Strategy, StrategyError, StrategySpec, parse_params
-from sanssim.strategies.greedy import GreedyStrategy
-from sanssim.strategies.heuristic import HeuristicStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 

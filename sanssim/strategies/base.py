@@ -11,8 +11,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sanssim.engine.view import PlayerView
 from sanssim.errors import SanssimError
+from sanssim.games.sanssouci.view import PlayerView
 
 
 class StrategyError(SanssimError):

@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sanssim.engine.game import State
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.engine import State
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies.base import Param, Strategy
-from sanssim.strategies.heuristic import HeuristicStrategy
 
 
 class LookaheadStrategy(Strategy):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies.base import Strategy
 
 

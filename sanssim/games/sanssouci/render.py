@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sanssim.engine.components import COLOURS, SYMBOLS
-from sanssim.engine.game import EMPTY, N_COLS, N_ROWS, N_SLOTS, State, square
+from sanssim.games.sanssouci.components import COLOURS, SYMBOLS
+from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_ROWS, N_SLOTS, State, square
 
 ROW_COLOURS = ("beige",) + COLOURS
 SHORT = {s: s[:4] for s in SYMBOLS} | {"rose_arch": "rose", "herb_garden": "herb"}

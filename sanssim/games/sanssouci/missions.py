@@ -8,7 +8,7 @@ from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table
-from sanssim.engine import SYMBOLS
+from sanssim.games.sanssouci import SYMBOLS
 
 TITLE = "1. Mission values"
 MAX_POINTS = 6

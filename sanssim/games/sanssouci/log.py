@@ -16,8 +16,17 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.engine import DISCARD, PASS, PLACE, SIDE, SYMBOLS, TAKE, IllegalActionError, State
-from sanssim.engine.game import EMPTY, N_COLS, N_SLOTS, square
+from sanssim.games.sanssouci import (
+    DISCARD,
+    PASS,
+    PLACE,
+    SIDE,
+    SYMBOLS,
+    TAKE,
+    IllegalActionError,
+    State,
+)
+from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_SLOTS, square
 from sanssim.runner.batch import Part
 from sanssim.runner.config import RunConfig, RunError
 from sanssim.runner.play import GameFailure, game_seed, play_game

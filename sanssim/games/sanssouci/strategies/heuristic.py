@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sanssim.engine.game import (
+from sanssim.games.sanssouci.engine import (
     BELOW,
     CARD_JOKER,
     CARD_PAIR,
@@ -45,9 +45,16 @@ from sanssim.engine.game import (
     bits,
     flood,
 )
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.strategies.tactics import (
+    COL_OF,
+    ROW_OF,
+    Garden,
+    row_sum,
+    take_slot,
+    turns_left,
+)
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies.base import Param, Strategy
-from sanssim.strategies.tactics import COL_OF, ROW_OF, Garden, row_sum, take_slot, turns_left
 
 
 class HeuristicStrategy(Strategy):

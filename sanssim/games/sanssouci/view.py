@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from sanssim.engine.game import TAKE, Game, State
+from sanssim.games.sanssouci.engine import TAKE, Game, State
 
 
 class PlayerView:

@@ -7,7 +7,7 @@ may go to), computed here without cloning the state.
 
 from __future__ import annotations
 
-from sanssim.engine.game import (
+from sanssim.games.sanssouci.engine import (
     COL_MASK,
     DISCARD,
     FULL,
@@ -19,7 +19,7 @@ from sanssim.engine.game import (
     ROW_MASK,
     flood,
 )
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.view import PlayerView
 
 ROW_OF = tuple(sq // N_COLS + 1 for sq in range(N_SQUARES))
 COL_OF = tuple(sq % N_COLS for sq in range(N_SQUARES))

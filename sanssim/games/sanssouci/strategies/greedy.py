@@ -7,10 +7,17 @@ connects the deepest squares to row 1 (a simple measure of progress).
 
 from __future__ import annotations
 
-from sanssim.engine.game import PASS, PLACE, SIDE, TAKE
-from sanssim.engine.view import PlayerView
+from sanssim.games.sanssouci.engine import PASS, PLACE, SIDE, TAKE
+from sanssim.games.sanssouci.strategies.tactics import (
+    COL_OF,
+    ROW_OF,
+    Garden,
+    deepest_row,
+    row_sum,
+    take_slot,
+)
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies.base import Strategy
-from sanssim.strategies.tactics import COL_OF, ROW_OF, Garden, deepest_row, row_sum, take_slot
 
 TIE = 0.001  # weight of the progress measure: only ever breaks ties between equal points
 

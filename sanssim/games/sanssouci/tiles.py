@@ -7,10 +7,10 @@ import polars as pl
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.dataset import DESIGN
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
-from sanssim.analysis.measures import PLAYER, PLAYER_NAMES, is_symbol_card
 from sanssim.analysis.section import Context, Section, skipped_without_turns
 from sanssim.analysis.stats import mean_table, rate_table
-from sanssim.engine import TILE_SETS
+from sanssim.games.sanssouci import TILE_SETS
+from sanssim.games.sanssouci.measures import PLAYER, PLAYER_NAMES, is_symbol_card
 
 TITLE = "3. Tile count against player count"
 EFFECTS = ("gardeners", "rows_completed", "columns_completed", "noble_depth", "total")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 
 from sanssim.analysis.dataset import SOURCES
-from sanssim.engine import COLOURS
+from sanssim.games.sanssouci import COLOURS
 
 SOURCE_NAMES = {
     "noble_points": "noble moves",

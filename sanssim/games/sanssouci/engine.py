@@ -23,7 +23,8 @@ import operator
 import random
 from dataclasses import dataclass, field
 
-from sanssim.engine.components import (
+from sanssim.errors import ComponentError, ConfigError, IllegalActionError
+from sanssim.games.sanssouci.components import (
     COLOURS,
     EXPANSION_TOP_ROW,
     N_COLS,
@@ -32,7 +33,6 @@ from sanssim.engine.components import (
     TILE_SETS,
     Components,
 )
-from sanssim.errors import ComponentError, ConfigError, IllegalActionError
 
 ROUNDS = 18
 HAND_SIZE = 2
@@ -228,7 +228,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if self.components is None:
-            from sanssim.data import default_components
+            from sanssim.games.sanssouci.data import default_components
 
             object.__setattr__(self, "components", default_components())
         self.config.validate(self.components)

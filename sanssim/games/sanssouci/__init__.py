@@ -1,7 +1,8 @@
 """Sanssouci rules: components, state, legal choices, apply, scoring. No I/O."""
 
-from sanssim.engine.components import COLOURS, SYMBOLS, TILE_SETS, Components
-from sanssim.engine.game import (
+from sanssim.errors import ComponentError, ConfigError, IllegalActionError, SanssimError
+from sanssim.games.sanssouci.components import COLOURS, SYMBOLS, TILE_SETS, Components
+from sanssim.games.sanssouci.engine import (
     DISCARD,
     END,
     NOBLE,
@@ -16,7 +17,6 @@ from sanssim.engine.game import (
     State,
     TurnRecord,
 )
-from sanssim.errors import ComponentError, ConfigError, IllegalActionError, SanssimError
 
 __all__ = [
     "COLOURS", "DISCARD", "END", "NOBLE", "PASS", "PHASE_NAMES", "PLACE", "SIDE", "SYMBOLS",

@@ -7,8 +7,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from sanssim.engine.components import Components
 from sanssim.errors import ComponentError
+from sanssim.games.sanssouci.components import Components
 
 DEFAULT_FILE = "components.toml"
 
