@@ -14,17 +14,16 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from sanssim import __version__
-from sanssim.games.sanssouci import TILE_SETS, SanssimError
-from sanssim.runner.config import DEFAULT_STRATEGY, EXPERIMENT_KEYS
+from sanssim.errors import SanssimError
+from sanssim.games import DEFAULT_GAME, game_names, get_game
+from sanssim.games.base import Option
+from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
 
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
     from sanssim.runner.run import Plan
 
-# Options that describe what is played (an experiment file's keys, with the turn log as a
-# flag); --config and --resume bring their own.
-RUN_OPTIONS = (*sorted(EXPERIMENT_KEYS - {"turn_log"}), "no_turn_log")
 EXIT_USAGE = 2
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
@@ -36,13 +35,73 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
+def _declared_options() -> dict[str, tuple[Option, list[str]]]:
+    """Every game's options by name, with the games that declare each."""
+    found: dict[str, tuple[Option, list[str]]] = {}
+    for name in game_names():
+        try:
+            game_type = get_game(name)
+        except SanssimError:  # a broken plug-in still leaves the others usable
+            continue
+        for option in game_type.options:
+            found.setdefault(option.name, (option, []))[1].append(name)
+    return found
+
+
+GAME_OPTIONS = _declared_options()
+# Options that describe what is played (an experiment file's keys, with the turn log as a
+# flag); --config and --resume bring their own.
+RUN_OPTIONS = (
+    *(k for k in COMMON_KEYS if k not in ("turn_log", "components")),
+    "components",
+    "no_turn_log",
+    *GAME_OPTIONS,
+)
+
+
+def game_option_flags(command: Callable) -> Callable:
+    """A click option for every option a game declares, its help naming the game."""
+    for name, (option, games) in reversed(GAME_OPTIONS.items()):
+        default = "by players" if option.default is None else option.default
+        help_text = f"[{', '.join(games)}] {option.help}"
+        if option.kind is bool:
+            decorator = click.option(option.flag, name, is_flag=True, default=None, help=help_text)
+        else:
+            kind = click.Choice(option.choices) if option.choices else option.kind
+            decorator = click.option(
+                option.flag, name, type=kind, help=f"{help_text} (default: {default})"
+            )
+        command = decorator(command)
+    return command
+
+
+def given_game_options(ctx: click.Context) -> dict[str, object]:
+    """The game options typed on the command line (not those left at their default)."""
+    return {
+        name: ctx.params[name]
+        for name in GAME_OPTIONS
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    }
+
+
+GAME_FLAG = click.option(
+    "--game",
+    type=click.Choice(game_names()),
+    default=DEFAULT_GAME,
+    show_default=True,
+    help="The game to play.",
+)
+
+
 @click.group()
 @click.version_option(__version__, prog_name="sanssim")
 def main() -> None:
-    """Simulate Sanssouci between strategies and report on the results."""
+    """Simulate board games (Sanssouci, and every installed game) between strategies and
+    report on the results."""
 
 
 @main.command()
+@GAME_FLAG
 @click.option(
     "--players",
     default="2,3,4",
@@ -61,15 +120,7 @@ def main() -> None:
     show_default=True,
     help="Strategy spec `name` or `name:key=value,...`; once for every seat or once per seat.",
 )
-@click.option("--expansion", is_flag=True, help="Play the advanced game (expansion boards).")
-@click.option("--duplicate-reshuffle", is_flag=True, help="House rule: redraw matching pairs.")
-@click.option("--tile-set", type=click.Choice(TILE_SETS), help="Tiles used (default: by players).")
-@click.option(
-    "--garden-sides",
-    default="random",
-    show_default=True,
-    help="`random`, one side id for every seat, or one id per seat (`1A,2B,...`).",
-)
+@game_option_flags
 @click.option("--components", type=click.Path(path_type=Path), help="Component data file.")
 @click.option("--no-turn-log", is_flag=True, help="Write results only (faster, smaller).")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
@@ -133,7 +184,7 @@ def run(ctx: click.Context, **options: object) -> None:
                     fail(f"--config gives the configuration; drop --{_flag(given)}")
                 arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
             else:
-                arms = _arms_from_options(options)
+                arms = _arms_from_options(options, given_game_options(ctx))
             run_plan = plan(out or default_out(), arms, bool(options["force"]))
     except SanssimError as exc:
         fail(str(exc))
@@ -180,16 +231,6 @@ def _play(
     return outcomes, time.perf_counter() - started, executor.workers
 
 
-def _short_spec(text: str) -> str:
-    """A spec with only the parameters that differ from their defaults, for narrow tables."""
-    from sanssim.strategies import resolve
-
-    spec = resolve(text)
-    defaults = {p.name: p.default for p in spec.cls.params}
-    changed = [f"{k}={v}" for k, v in spec.params if defaults[k] != v]
-    return spec.name + (":" + ",".join(changed) if changed else "")
-
-
 def _stopped(why: str, out: Path) -> None:
     click.echo(
         f"\n{why}: finished parts are kept in {out}; finish the run with\n"
@@ -206,22 +247,20 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _arms_from_options(options: dict[str, object]) -> list[Arm]:
-    from sanssim.games.sanssouci.data import load_components
-    from sanssim.runner.config import parse_players, sweep
+def _arms_from_options(options: dict[str, object], given: dict[str, object]) -> list[Arm]:
+    from sanssim.runner.config import game_options, parse_players, sweep
 
-    components = load_components(options["components"])  # type: ignore[arg-type]
+    game_type = get_game(str(options["game"]))
+    components = game_type.load_components(options["components"])  # type: ignore[arg-type]
     return sweep(
         parse_players(options["players"]),  # type: ignore[arg-type]
+        game=game_type.name,
         games=options["games"],
         seed=options["seed"],
         strategies=options["strategy"],
-        expansion=options["expansion"],
-        duplicate_reshuffle=options["duplicate_reshuffle"],
-        tile_set=options["tile_set"],
-        garden_sides=options["garden_sides"],
         turn_log=not options["no_turn_log"],
         components=components,
+        options=game_options(game_type, given),
     )
 
 
@@ -237,6 +276,7 @@ def _progress(label: str, total: int, done: int) -> Iterator[Callable[[int], Non
 
 def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, workers: int) -> None:
     from sanssim.runner.run import summary
+    from sanssim.strategies import short_spec
 
     header = ("arm", "seat", "strategy", "games", "mean score", "win rate")
     rows = [header]
@@ -246,7 +286,7 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
                 (
                     arm.name or outcome.run_dir.name,
                     str(r["seat"]),
-                    _short_spec(r["strategy"]),
+                    short_spec(r["strategy"], arm.config.game_name),
                     str(r["games"]),
                     f"{r['mean_score']:.2f}",
                     f"{r['win_rate']:.3f}",
@@ -280,23 +320,39 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--game", "game_id", type=int, required=True, help="Game id (0-based).")
-@click.option("--turn", type=int, help="Show only this turn, with every garden after it.")
+@click.option(
+    "--turn", type=int, help="Show only this turn, with every player's position after it."
+)
+@click.option("--seat", type=int, help="Follow one player: only its turns and its position.")
 @click.option(
     "--explain",
     is_flag=True,
-    help="With --turn: the acting strategy's best-scored options at each decision.",
+    help="With --turn: what the acting player saw and every option its strategy scored.",
 )
-def show(run_dir: Path, game_id: int, turn: int | None, explain: bool) -> None:
-    """Replay a logged game from a run directory, turn by turn."""
+@click.option(
+    "--top", type=int, default=None, help="With --explain: only the N best options (default: all)."
+)
+def show(
+    run_dir: Path,
+    game_id: int,
+    turn: int | None,
+    seat: int | None,
+    explain: bool,
+    top: int | None,
+) -> None:
+    """Replay a logged game from a run directory, turn by turn (the game is read from the
+    run's manifest)."""
     from sanssim.runner.show import explain as explain_turn
     from sanssim.runner.show import show as render
 
     if explain and turn is None:
         fail("--explain needs --turn T")
+    if top is not None and (not explain or top < 1):
+        fail("--top needs --explain and a count of at least 1")
     try:
-        click.echo(render(run_dir, game_id, turn))
+        click.echo(render(run_dir, game_id, turn, seat))
         if explain:
-            click.echo("\n" + explain_turn(run_dir, game_id, turn))  # type: ignore[arg-type]
+            click.echo("\n" + explain_turn(run_dir, game_id, turn, top))  # type: ignore[arg-type]
     except SanssimError as exc:
         fail(str(exc))
 
@@ -324,13 +380,14 @@ def report(runs: tuple[Path, ...], out: Path | None) -> None:
 
 
 @main.command()
-def strategies() -> None:
-    """List the strategies, their parameters and how each plays."""
+@GAME_FLAG
+def strategies(game: str) -> None:
+    """List a game's strategies, their parameters and how each plays."""
     from sanssim.strategies import StrategyError, registry, resolve
 
-    for name in registry():
+    for name in registry(game):
         try:
-            cls = resolve(name).cls
+            cls = resolve(name, game).cls
         except StrategyError as exc:
             click.echo(f"{name}\n  (cannot load: {exc})")
             continue
@@ -344,33 +401,35 @@ def strategies() -> None:
 @click.option(
     "--strategies", "names", required=True, help="Comma-separated specs, e.g. random,greedy."
 )
-@click.option("--players", default=2, show_default=True, help="Player count (2-4).")
+@GAME_FLAG
+@click.option("--players", default=2, show_default=True, help="Player count.")
 @click.option("--games", default=1000, show_default=True, help="Games per seating.")
 @click.option("--seed", default=1, show_default=True, help="Master seed, shared by every seating.")
-@click.option("--expansion", is_flag=True, help="Play the advanced game.")
-@click.option("--duplicate-reshuffle", is_flag=True, help="House rule: redraw matching pairs.")
-@click.option("--tile-set", type=click.Choice(TILE_SETS), help="Tiles used (default: by players).")
+@game_option_flags
 @click.option("--no-turn-log", is_flag=True, help="Write results only.")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
-def tournament(names: str, **options: object) -> None:
+@click.pass_context
+def tournament(ctx: click.Context, names: str, **options: object) -> None:
     """Play every pairing (all seatings for 3-4 players) and rank the strategies."""
     from sanssim.analysis.tournament import format_standings, standings
+    from sanssim.runner.config import game_options
     from sanssim.runner.run import default_out, plan
     from sanssim.runner.tournament import split_specs, tournament_arms
+    from sanssim.strategies import short_spec
 
     out: Path = options["out"] or default_out()  # type: ignore[assignment]
     try:
+        game_type = get_game(str(options["game"]))
         arms = tournament_arms(
             split_specs(names),
             options["players"],  # type: ignore[arg-type]
             options["games"],  # type: ignore[arg-type]
             options["seed"],  # type: ignore[arg-type]
-            expansion=options["expansion"],
-            duplicate_reshuffle=options["duplicate_reshuffle"],
-            tile_set=options["tile_set"],
+            game=game_type.name,
             turn_log=not options["no_turn_log"],
+            options=game_options(game_type, given_game_options(ctx)),
         )
         run_plan = plan(out, arms, bool(options["force"]))
     except SanssimError as exc:
@@ -378,7 +437,9 @@ def tournament(names: str, **options: object) -> None:
     outcomes, seconds, used = _play(run_plan, "local", None, options["workers"], None)
     _print_summary(run_plan, outcomes, seconds, used)
     try:
-        click.echo("\n" + format_standings(standings([out]), _short_spec))
+        click.echo(
+            "\n" + format_standings(standings([out]), lambda t: short_spec(t, game_type.name))
+        )
     except SanssimError as exc:
         fail(str(exc))
 

@@ -32,9 +32,9 @@ def bad_components(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["-s", "nosuch"], "unknown strategy 'nosuch' (known: "),
+        (["-s", "nosuch"], "unknown sanssouci strategy 'nosuch' (known: "),
         (["-s", "random:depth=3"], "has no parameter 'depth'"),
-        (["--players", "5"], "player count must be 2, 3 or 4"),
+        (["--players", "5"], "sanssouci is played by 2, 3, 4 players, not 5"),
         (["--players", "two"], "player count must be 2, 3 or 4"),
         (["--players", "3", "-s", "random", "-s", "random"], "one per seat"),
         (["--garden-sides", "9Z", "--players", "2"], "unknown garden side '9Z'"),

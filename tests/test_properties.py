@@ -33,6 +33,7 @@ from sanssim.games.sanssouci import (
     State,
 )
 from sanssim.games.sanssouci.components import Card, GardenSide
+from sanssim.games.sanssouci.plugin import GAME
 from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import play_game
 from sanssim.strategies import resolve
@@ -253,7 +254,7 @@ def test_finished_games_add_up(cfg):
     game = Game(cfg)
     specs = [resolve("random")] * cfg.n_players
     for seed in range(100, 160):
-        state = play_game(game, specs, seed, record=True)
+        state = play_game(GAME, game, specs, seed, record=True)
         check_finished(cfg, state)
         if cfg.duplicate_reshuffle:
             assert state.reshuffles >= sum(rec.reshuffles for rec in state.log)

@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 
 from sanssim.games.sanssouci import SYMBOLS, Components
+from sanssim.games.sanssouci.plugin import GAME
 from sanssim.runner.batch import chunks, read_json
 from sanssim.runner.config import (
     DEFAULT_STRATEGY,
@@ -120,7 +121,7 @@ def test_any_game_replays_from_its_logged_seed(tmp_path):
         results.group_by("game_id", "game_seed").agg(pl.col("total")).sort("game_id").iter_rows()
     ):
         assert seed == game_seed(3, game_id)
-        state = play_game(config.game(), config.specs(), seed)
+        state = play_game(GAME, config.game(), config.specs(), seed)
         assert state.returns() == totals
 
 
@@ -208,7 +209,7 @@ def test_experiment_file_expands_arms(tmp_path):
     assert [a.name for a in arms] == ["base-p2", "base-p3", "exp"]
     assert [a.config.n_players for a in arms] == [2, 3, 2]
     assert all(a.config.games == 5 and a.config.seed == 9 for a in arms)
-    assert arms[2].config.expansion and not arms[0].config.expansion
+    assert arms[2].config.option("expansion") and not arms[0].config.option("expansion")
     run_arms(tmp_path / "out", arms, workers=1)
     index = json.loads((tmp_path / "out" / "index.json").read_text())
     assert [a["name"] for a in index["arms"]] == ["base-p2", "base-p3", "exp"]
@@ -218,10 +219,10 @@ def test_experiment_file_expands_arms(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("[[arm]]\nplayers = 5\n", "player count"),
+        ("[[arm]]\nplayers = 5\n", "played by 2, 3, 4 players"),
         ("[[arm]]\nbogus = 1\n", "unknown key 'bogus'"),
         ("games = 3\n", "no [[arm]]"),
-        ("[[arm]]\nstrategy = 'nope'\n", "unknown strategy 'nope'"),
+        ("[[arm]]\nstrategy = 'nope'\n", "unknown sanssouci strategy 'nope'"),
         ("[[arm\n", "invalid TOML"),
         ('[[arm]]\nname = "a"\n[[arm]]\nname = "a"\n', "used twice"),
     ],
@@ -239,7 +240,8 @@ def test_config_validation():
     with pytest.raises(RunError, match="at least 1"):
         build_config(n_players=2, games=0)
     config = build_config(n_players=3, garden_sides="2A")
-    assert config.garden_sides == ("2A", "2A", "2A")
+    assert config.option("garden_sides") == "2A"
+    assert config.to_dict()["garden_sides"] == ["2A", "2A", "2A"]
     assert config.to_dict()["tile_set"] == "II+III"
 
 
@@ -379,16 +381,16 @@ def test_ctrl_c_keeps_finished_parts_and_says_how_to_resume(tmp_path):
 
 
 def test_a_bug_of_ours_is_logged_with_what_replays_it(tmp_path, monkeypatch):
-    import sanssim.games.sanssouci.log as log
+    import sanssim.runner.job as job
 
-    real = log.play_game
+    real = job.play_game
 
-    def broken(game, specs, seed, record=False):
+    def broken(game_type, game, specs, seed, record=False):
         if seed == game_seed(1, 2):
             raise ZeroDivisionError("bug in our code")
-        return real(game, specs, seed, record)
+        return real(game_type, game, specs, seed, record)
 
-    monkeypatch.setattr(log, "play_game", broken)
+    monkeypatch.setattr(job, "play_game", broken)
     run_arms(tmp_path / "r", sweep([2], games=4), workers=1)
     (failure,) = read_json(tmp_path / "r" / "manifest.json")["failures"]
     assert failure["kind"] == "internal" and failure["game_id"] == 2

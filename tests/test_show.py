@@ -7,10 +7,12 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.cli import main
-from sanssim.runner.config import RunError, sweep
+from sanssim.errors import SanssimError
+from sanssim.games.sanssouci.show import position_after
+from sanssim.runner.config import sweep
 from sanssim.runner.executor import LocalExecutor
 from sanssim.runner.run import config_from, execute, plan
-from sanssim.runner.show import load_game, position_after, show
+from sanssim.runner.show import load_game, show
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +58,8 @@ def test_a_tampered_log_is_caught(runs):
     bad = turns.with_columns(
         pl.when(pl.col("turn") == 5).then(pl.col("score") + 1).otherwise("score").alias("score")
     )
-    with pytest.raises(RunError, match="turn 5: the log says score="):
-        replay(config, 1, results["game_seed"][0], results["expansion_side"].to_list(), bad)
+    with pytest.raises(SanssimError, match="turn 5: the log says score="):
+        replay(config.game(), 1, results["game_seed"][0], results["expansion_side"].to_list(), bad)
 
 
 def test_show_prints_each_turn_with_the_logged_score(runs):
@@ -110,7 +112,9 @@ def test_explain_scores_the_options_of_the_turn_and_the_played_one_is_best(runs)
     result = CliRunner().invoke(main, ["show", str(runs / "expansion"), "--game", "2",
                                        "--turn", str(turn), "--explain"])  # fmt: skip
     assert result.exit_code == 0, result.output
-    explained = result.output.split("\n\n")[-1].splitlines()
-    noble = explained.index(next(line for line in explained if line.startswith("noble decision")))
-    best = explained[noble + 1]
-    assert best.endswith(f"noble to row {row['noble_to']} col {row['noble_col']}")
+    decisions = result.output.split("HeuristicStrategy (heuristic): ")[1:]
+    noble = next(d for d in decisions if "noble to" in d).splitlines()
+    assert "legal options, all shown, best first" in noble[0]
+    played = f"noble to row {row['noble_to']} col {row['noble_col']}"
+    assert played in noble[1]
+    assert f"chosen: {played}" in "\n".join(noble)

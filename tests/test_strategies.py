@@ -10,6 +10,7 @@ import pytest
 
 import sanssim.strategies as strategies
 from sanssim.games.sanssouci import NOBLE, PASS, PLACE, TAKE, Game, GameConfig, State
+from sanssim.games.sanssouci.plugin import GAME
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 from sanssim.games.sanssouci.view import PlayerView
@@ -72,7 +73,7 @@ def test_module_class_spec_is_loaded() -> None:
         ("heuristic:skip=1,skip=2", "given twice"),
         ("heuristic:skip", "expected key=value"),
         ("random:x=1", "parameters: none"),
-        ("nonesuch", "unknown strategy 'nonesuch'"),
+        ("nonesuch", "unknown sanssouci strategy 'nonesuch'"),
     ],
 )
 def test_bad_specs_give_clear_errors(spec: str, message: str) -> None:
@@ -96,7 +97,7 @@ def test_plays_complete_legal_games(name: str, config: GameConfig) -> None:
     game = Game(config)
     others = [resolve("random"), resolve("heuristic"), resolve("greedy")]
     specs = [resolve(name), *others[: config.n_players - 1]]
-    state = play_game(game, specs, seed=game_seed(5, config.n_players))  # raises if illegal
+    state = play_game(GAME, game, specs, seed=game_seed(5, config.n_players))  # raises if illegal
     assert state.is_terminal()
     assert state.turn == 18 * config.n_players
     if config.tile_set is None:  # enough tiles: one placed on every turn of every seat
@@ -108,9 +109,9 @@ def test_plays_complete_legal_games(name: str, config: GameConfig) -> None:
 def test_same_seed_same_game(name: str) -> None:
     game = Game(GameConfig(n_players=3, expansion=True))
     specs = [resolve(name), resolve("heuristic"), resolve(name)]
-    logs = [play_game(game, specs, seed=99, record=True).log for _ in range(2)]
+    logs = [play_game(GAME, game, specs, seed=99, record=True).log for _ in range(2)]
     assert [vars_of(r) for r in logs[0]] == [vars_of(r) for r in logs[1]]
-    other = play_game(game, specs, seed=100, record=True).log
+    other = play_game(GAME, game, specs, seed=100, record=True).log
     assert [vars_of(r) for r in other] != [vars_of(r) for r in logs[0]]
 
 
@@ -126,7 +127,7 @@ def win_rate(strong: str, weak: str, seeds: int) -> float:
     for i in range(seeds):
         for seat in (0, 1):
             players = [specs[0], specs[1]] if seat == 0 else [specs[1], specs[0]]
-            ranks = play_game(game, players, game_seed(31, i)).ranks()
+            ranks = play_game(GAME, game, players, game_seed(31, i)).ranks()
             points += 1 if ranks[seat] < ranks[1 - seat] else 0.5 * (ranks[0] == ranks[1])
     return points / (2 * seeds)
 
@@ -211,6 +212,8 @@ def test_choices_ignore_hidden_information(name: str) -> None:
 class Peeking(HeuristicStrategy):
     """Reads the opponents' missions: the hidden-information test must catch it."""
 
+    name = "peeking"
+
     def choose(self, view: PlayerView, legal: list[int]) -> int:
         hidden = view._state.missions[1 - view.seat]
         return legal[hidden[0] % len(legal)]
@@ -219,7 +222,7 @@ class Peeking(HeuristicStrategy):
 def test_hidden_information_check_catches_a_peeking_strategy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(strategies.BUILTIN, "peeking", Peeking)
+    monkeypatch.setattr(strategies, "SHARED", (*strategies.SHARED, Peeking))
     game = Game(GameConfig(n_players=2))
     for seed in range(4):
         state = game.new_state(seed)
@@ -268,7 +271,7 @@ def test_greedy_takes_the_deepest_noble_move() -> None:
 
 def test_readme_example_strategy_plays() -> None:
     spec = resolve("example_strategy:DeepestNoble:min_row=2")
-    state = play_game(Game(GameConfig(n_players=2)), [spec, resolve("random")], seed=1)
+    state = play_game(GAME, Game(GameConfig(n_players=2)), [spec, resolve("random")], seed=1)
     assert state.is_terminal()
     noble_rows = state.breakdown(0).noble_rows
     assert all(row == 0 or row >= 2 for row in noble_rows)

@@ -10,21 +10,20 @@ import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from sanssim.games.sanssouci import Components, ConfigError, Game, GameConfig, SanssimError
-from sanssim.games.sanssouci.data import load_components
-from sanssim.games.sanssouci.engine import MAX_PLAYERS, MIN_PLAYERS
+from sanssim.errors import SanssimError
+from sanssim.games import DEFAULT_GAME, GameType, game_names, get_game
+from sanssim.games.base import OptionValue
 from sanssim.strategies import StrategySpec, resolve
 
 DEFAULT_STRATEGY = "heuristic"
 DEFAULT_PLAYERS = (2, 3, 4)
 DEFAULT_GAMES = 1000
 DEFAULT_SEED = 1
-RANDOM_SIDES = "random"
 ARM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -34,77 +33,76 @@ class RunError(SanssimError):
 
 @dataclass(frozen=True)
 class RunConfig:
-    """One arm: a player count, how many games from which master seed, who plays, which rules.
+    """One arm: a game and player count, how many games from which master seed, who plays,
+    with which of the game's options.
 
-    `strategies` holds one canonical spec per seat; `garden_sides` None deals
-    random sides, otherwise one id per seat.
+    `strategies` holds one canonical spec per seat; `options` the game's options as
+    (name, value) pairs, only those given (the game resolves the rest).
     """
 
     n_players: int
     games: int = DEFAULT_GAMES
     seed: int = DEFAULT_SEED
     strategies: tuple[str, ...] = ()
-    expansion: bool = False
-    duplicate_reshuffle: bool = False
-    tile_set: str | None = None
-    garden_sides: tuple[str, ...] | None = None
+    options: tuple[tuple[str, OptionValue], ...] = ()
     turn_log: bool = True
-    components: Components = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    game_name: str = DEFAULT_GAME
+    components: Any = field(default=None, compare=False, repr=False)
 
     @property
-    def game_config(self) -> GameConfig:
-        return GameConfig(
-            n_players=self.n_players,
-            expansion=self.expansion,
-            duplicate_reshuffle=self.duplicate_reshuffle,
-            tile_set=self.tile_set,
-            garden_sides=self.garden_sides,
-        )
+    def game_type(self) -> GameType:
+        return get_game(self.game_name)
 
-    def game(self) -> Game:
-        return Game(self.game_config, self.components)
+    def option(self, name: str) -> OptionValue:
+        return dict(self.options).get(name, self.game_type.option(name).default)
+
+    def game(self) -> Any:
+        return self.game_type.new_game(self.n_players, dict(self.options), self.components)
 
     def specs(self) -> list[StrategySpec]:
-        return [resolve(text) for text in self.strategies]
+        return [resolve(text, self.game_name) for text in self.strategies]
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form stored in the manifest and compared on resume."""
+        game_type = self.game_type
         return {
+            "game": self.game_name,
             "n_players": self.n_players,
             "games": self.games,
             "seed": self.seed,
             "strategies": [spec.to_dict() for spec in self.specs()],
-            "expansion": self.expansion,
-            "duplicate_reshuffle": self.duplicate_reshuffle,
-            "tile_set": self.game_config.resolved_tile_set,
-            "garden_sides": RANDOM_SIDES if self.garden_sides is None else list(self.garden_sides),
+            **game_type.config_options(self.n_players, dict(self.options), self.components),
             "turn_log": self.turn_log,
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], components: Components) -> RunConfig:
-        """Rebuild from a manifest's `config` (and its component data)."""
+    def from_dict(cls, data: dict[str, Any], components: Any) -> RunConfig:
+        """Rebuild from a manifest's `config` (and its component data); a manifest written
+        before sanssim knew several games is a Sanssouci run."""
         try:
-            sides = data["garden_sides"]
+            game_type = get_game(data.get("game", DEFAULT_GAME))
             return build_config(
+                game=game_type.name,
                 n_players=data["n_players"],
                 games=data["games"],
                 seed=data["seed"],
                 strategies=[s["spec"] for s in data["strategies"]],
-                expansion=data["expansion"],
-                duplicate_reshuffle=data["duplicate_reshuffle"],
-                tile_set=data["tile_set"],
-                garden_sides=None if sides == RANDOM_SIDES else ",".join(sides),
                 turn_log=data["turn_log"],
                 components=components,
+                options=game_type.options_from_config(data),
             )
         except (KeyError, TypeError) as exc:
             raise RunError(f"manifest config is incomplete: {exc!r}") from None
 
     def fingerprint(self) -> str:
-        """A short id that changes whenever anything that shapes the output changes."""
+        """A short id that changes whenever anything that shapes the output changes.
+
+        The game's name is left out: its component data already tell games apart, and
+        Sanssouci runs keep the ids they had before sanssim knew other games.
+        """
+        config = {k: v for k, v in self.to_dict().items() if k != "game"}
         text = json.dumps(
-            {"config": self.to_dict(), "components": self.components.to_dict()}, sort_keys=True
+            {"config": config, "components": self.components.to_dict()}, sort_keys=True
         )
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -119,36 +117,33 @@ class Arm:
 
 def build_config(
     *,
+    game: str = DEFAULT_GAME,
     n_players: int,
     games: int = DEFAULT_GAMES,
     seed: int = DEFAULT_SEED,
-    strategies: Sequence[str] = (DEFAULT_STRATEGY,),
-    expansion: bool = False,
-    duplicate_reshuffle: bool = False,
-    tile_set: str | None = None,
-    garden_sides: str | None = None,
+    strategies: Sequence[str] | str = (DEFAULT_STRATEGY,),
     turn_log: bool = True,
-    components: Components | None = None,
+    components: Any = None,
+    options: Mapping[str, object] | None = None,
+    **more_options: object,
 ) -> RunConfig:
-    """Validate every field and resolve every strategy; raises SanssimError subclasses."""
+    """Validate every field and resolve every strategy; raises SanssimError subclasses.
+
+    The game's options come in `options` or as keywords (`expansion=True`)."""
+    options = {**(options or {}), **more_options}
+    if not isinstance(game, str):
+        raise RunError(f"game must be a name ({', '.join(game_names())}), got {game!r}")
+    game_type = get_game(game)
     for name, value in (("games", games), ("seed", seed), ("player count", n_players)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise RunError(f"{name} must be an integer, got {value!r}")
-    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ConfigError(f"player count must be 2, 3 or 4, got {n_players}")
+    game_type.check_players(n_players)
     if games < 1:
         raise RunError(f"games must be at least 1, got {games}")
     if seed < 0:
         raise RunError(f"seed must be 0 or more, got {seed}")
-    for name, value in (
-        ("expansion", expansion),
-        ("duplicate_reshuffle", duplicate_reshuffle),
-        ("turn_log", turn_log),
-    ):
-        if not isinstance(value, bool):
-            raise RunError(f"{name} must be true or false, got {value!r}")
-    if tile_set is not None and not isinstance(tile_set, str):
-        raise RunError(f"tile set must be a string, got {tile_set!r}")
+    if not isinstance(turn_log, bool):
+        raise RunError(f"turn_log must be true or false, got {turn_log!r}")
     if isinstance(strategies, str):
         strategies = [strategies]
     if not strategies or not all(isinstance(s, str) for s in strategies):
@@ -157,39 +152,26 @@ def build_config(
         raise RunError(
             f"give one strategy for all seats or one per seat ({n_players}), got {len(strategies)}"
         )
-    specs = [resolve(s).text for s in strategies]
+    specs = [resolve(s, game).text for s in strategies]
     if len(specs) == 1:
         specs *= n_players
+    parsed = tuple(
+        (name, game_type.option(name).parse(value, game))
+        for name, value in options.items()
+        if value is not None
+    )
     config = RunConfig(
         n_players=n_players,
         games=games,
         seed=seed,
         strategies=tuple(specs),
-        expansion=expansion,
-        duplicate_reshuffle=duplicate_reshuffle,
-        tile_set=tile_set,
-        garden_sides=parse_garden_sides(garden_sides, n_players),
+        options=parsed,
         turn_log=turn_log,
-        components=components or load_components(),
+        game_name=game,
+        components=components if components is not None else game_type.load_components(),
     )
-    config.game_config.validate(config.components)
+    config.game()  # the game's own checks of the design
     return config
-
-
-def parse_garden_sides(policy: str | None, n_players: int) -> tuple[str, ...] | None:
-    """`random`, one side id for every seat, or a comma-separated id per seat."""
-    if policy is None or policy == RANDOM_SIDES:
-        return None
-    if not isinstance(policy, str):
-        raise RunError(f"garden sides must be 'random' or side ids, got {policy!r}")
-    ids = [s.strip() for s in policy.split(",")]
-    if len(ids) == 1:
-        return tuple(ids) * n_players
-    if len(ids) != n_players:
-        raise ConfigError(
-            f"give one garden side for all seats or one per seat ({n_players}), got {len(ids)}"
-        )
-    return tuple(ids)
 
 
 def parse_players(text: str) -> list[int]:
@@ -213,24 +195,15 @@ def sweep(players: Sequence[int], **options: Any) -> list[Arm]:
     return arms
 
 
-EXPERIMENT_KEYS = {
-    "players",
-    "games",
-    "seed",
-    "strategy",
-    "expansion",
-    "duplicate_reshuffle",
-    "tile_set",
-    "garden_sides",
-    "turn_log",
-    "components",
-}
+# Keys of an experiment file that every game has; each game adds its options' names.
+COMMON_KEYS = ("game", "players", "games", "seed", "strategy", "turn_log", "components")
 
 
 def load_experiment(path: str | Path) -> list[Arm]:
-    """Arms from a TOML file: top-level option keys are defaults, each `[[arm]]` overrides.
+    """Arms from a TOML file: top-level keys are defaults, each `[[arm]]` overrides them.
 
-    An arm with a list of player counts becomes one arm per count (`name-p3`).
+    Keys are those every game has (`COMMON_KEYS`) and the options of the arm's game. An
+    arm with a list of player counts becomes one arm per count (`name-p3`).
     """
     path = Path(path)
     try:
@@ -244,17 +217,18 @@ def load_experiment(path: str | Path) -> list[Arm]:
     raw_arms = data.pop("arm", None)
     if not isinstance(raw_arms, list) or not raw_arms:
         raise RunError(f"{path}: no [[arm]] tables")
-    _check_keys(path, "top level", data)
     arms: list[Arm] = []
     for i, raw in enumerate(raw_arms):
         if not isinstance(raw, dict):
             raise RunError(f"{path}: arm #{i + 1} must be a table")
-        options = dict(raw)
+        options = {**data, **raw}
         name = options.pop("name", f"arm{i + 1}")
         if not isinstance(name, str) or not ARM_NAME.match(name):
             raise RunError(f"{path}: arm name {name!r} must be letters, digits, '-', '_' or '.'")
-        _check_keys(path, f"arm {name!r}", options)
-        arms.extend(_experiment_arms(path, name, {**data, **options}))
+        try:
+            arms.extend(_experiment_arms(path, name, options))
+        except SanssimError as exc:
+            raise RunError(f"{path}: arm {name!r}: {exc}") from None
     names = [a.name for a in arms]
     for arm_name in names:
         if names.count(arm_name) > 1:
@@ -262,32 +236,50 @@ def load_experiment(path: str | Path) -> list[Arm]:
     return arms
 
 
-def _check_keys(path: Path, where: str, options: dict[str, Any]) -> None:
-    unknown = sorted(set(options) - EXPERIMENT_KEYS)
-    if unknown:
-        raise RunError(
-            f"{path}: {where}: unknown key {unknown[0]!r} "
-            f"(known: name, {', '.join(sorted(EXPERIMENT_KEYS))})"
-        )
+def game_options(game_type: GameType, given: Mapping[str, object]) -> dict[str, object]:
+    """The given option values that belong to `game_type`; an option of another game, or
+    of none, is an error naming where it belongs."""
+    own = {o.name for o in game_type.options}
+    for key in given:
+        if key in own:
+            continue
+        owners = [g for g in game_names() if key in {o.name for o in get_game(g).options}]
+        if owners:
+            raise RunError(
+                f"{key.replace('_', '-')} is an option of {' and '.join(owners)}, "
+                f"not of {game_type.name}"
+            )
+        known = ", ".join(["name", *COMMON_KEYS, *sorted(own)])
+        raise RunError(f"unknown key {key!r} (known: {known})")
+    return dict(given)
 
 
 def _experiment_arms(path: Path, name: str, options: dict[str, Any]) -> list[Arm]:
+    game = options.pop("game", DEFAULT_GAME)
+    if not isinstance(game, str):
+        raise RunError(f"game must be a name ({', '.join(game_names())}), got {game!r}")
+    game_type = get_game(game)
     players = options.pop("players", list(DEFAULT_PLAYERS))
     counts = players if isinstance(players, list) else [players]
     components = options.pop("components", None)
     if components is not None:
         if not isinstance(components, str):
-            raise RunError(f"{path}: arm {name!r}: components must be a file path")
-        components = load_components(path.parent / components)
-    kwargs = {
+            raise RunError("components must be a file path")
+        components = game_type.load_components(path.parent / components)
+    common = {
         "strategies": options.pop("strategy", DEFAULT_STRATEGY),
-        "components": components,
+        **{k: options.pop(k) for k in ("games", "seed", "turn_log") if k in options},
     }
-    kwargs.update(options)
-    try:
-        configs = [build_config(n_players=n, **kwargs) for n in counts]
-    except SanssimError as exc:
-        raise RunError(f"{path}: arm {name!r}: {exc}") from None
+    configs = [
+        build_config(
+            game=game,
+            n_players=n,
+            components=components,
+            options=game_options(game_type, options),
+            **common,
+        )
+        for n in counts
+    ]
     if isinstance(players, list):
         return [Arm(f"{name}-p{c.n_players}", c) for c in configs]
     return [Arm(name, configs[0])]

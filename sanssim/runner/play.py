@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from sanssim.games.sanssouci.engine import Game, State
-from sanssim.games.sanssouci.view import PlayerView
+from sanssim.games.base import GameType
 from sanssim.seeding import derive_seed
 from sanssim.strategies.base import Strategy, StrategySpec
 
@@ -31,21 +31,23 @@ class GameFailure(Exception):
         self.error = error
 
 
-Observer = Callable[[State, Strategy, PlayerView], None]
+Observer = Callable[[Any, Strategy, Any], None]
 
 
 def play_game(
-    game: Game,
+    game_type: GameType,
+    game: Any,
     specs: Sequence[StrategySpec],
     seed: int,
     record: bool = False,
     observe: Observer | None = None,
-) -> State:
-    """Play a whole game; raises GameFailure if a strategy fails. `observe` sees each
-    decision (state, the deciding strategy, its view) before the strategy chooses."""
+) -> Any:
+    """Play a whole game of `game_type` and return its final state; raises GameFailure if
+    a strategy fails. `observe` sees each decision (state, the deciding strategy, its
+    view) before the strategy chooses."""
     state = game.new_state(seed, record)
     players = [spec.make(strategy_rng(seed, seat)) for seat, spec in enumerate(specs)]
-    views = [PlayerView(state, seat) for seat in range(game.n_players)]
+    views = [game_type.view(state, seat) for seat in range(game.n_players)]
     while state.legal:
         seat = state.current
         if observe is not None:

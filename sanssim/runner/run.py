@@ -12,8 +12,7 @@ from typing import Any
 import polars as pl
 
 from sanssim import __version__
-from sanssim.games.sanssouci import Components
-from sanssim.games.sanssouci.log import RESULTS, SanssouciJob
+from sanssim.games import DEFAULT_GAME, get_game
 from sanssim.runner.batch import (
     INDEX,
     MANIFEST,
@@ -30,6 +29,7 @@ from sanssim.runner.batch import (
 )
 from sanssim.runner.config import Arm, RunConfig, RunError
 from sanssim.runner.executor import Executor
+from sanssim.runner.job import RESULTS, GameJob
 
 RUNS_DIR = Path("runs")
 LATEST = "latest"
@@ -70,6 +70,7 @@ def link_latest(out: Path) -> None:
 
 def identity(config: RunConfig) -> dict[str, Any]:
     return {
+        "game": config.game_name,
         "config": config.to_dict(),
         "components": config.components.to_dict(),
         "run_id": config.fingerprint(),
@@ -115,9 +116,11 @@ def load_plan(out: Path) -> Plan:
 
 
 def config_from(run_dir: Path) -> RunConfig:
+    """A run's configuration from its manifest (a manifest without `game` is Sanssouci's)."""
     manifest = read_json(run_dir / MANIFEST)
     try:
-        components = Components.from_manifest(manifest["components"])
+        game_type = get_game(manifest.get("game", DEFAULT_GAME))
+        components = game_type.components_from_manifest(manifest["components"])
         return RunConfig.from_dict(manifest["config"], components)
     except KeyError as exc:
         raise RunError(f"manifest lacks {exc}") from None
@@ -151,7 +154,7 @@ def execute(
         run_plan.arms, run_plan.dirs, run_plan.continuing, strict=True
     ):
         ident = identity(arm.config)
-        job = SanssouciJob(arm.config, ident["run_id"])
+        job = GameJob(arm.config, ident["run_id"])
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
             init_run(run_dir, job, {"command": command, **ident}, size)

@@ -1,8 +1,9 @@
-"""`sanssim show`: a logged game replayed through the engine and drawn turn by turn.
+"""`sanssim show`: a logged game replayed through its engine and drawn turn by turn.
 
 The replay checks every logged turn against the engine before anything is
 drawn, and the pictures are built from the logged rows, so what is shown is
-what the log says and the engine agrees with it.
+what the log says and the engine agrees with it. The game is read from the
+manifest; its package draws it.
 """
 
 from __future__ import annotations
@@ -13,19 +14,16 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.games.sanssouci import PHASE_NAMES, SYMBOLS, State
-from sanssim.games.sanssouci.engine import EMPTY, N_COLS, square
-from sanssim.games.sanssouci.log import RESULTS, TURNS, replay, turn_frame
-from sanssim.games.sanssouci.render import LEGEND, render_display, render_garden
-from sanssim.games.sanssouci.view import PlayerView
+from sanssim.errors import SanssimError
 from sanssim.runner.batch import INDEX, MANIFEST, read_json
 from sanssim.runner.config import RunConfig, RunError
+from sanssim.runner.job import RESULTS, TURNS
 from sanssim.runner.play import play_game
 from sanssim.runner.run import config_from
 from sanssim.strategies.base import Strategy
 
 
-def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.DataFrame, State]:
+def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.DataFrame, Any]:
     """Results rows, turn rows and the replayed final state of one logged game."""
     if (run_dir / INDEX).is_file() and not (run_dir / MANIFEST).is_file():
         arms = [a["path"] for a in read_json(run_dir / INDEX).get("arms", [])]
@@ -34,6 +32,7 @@ def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.
         raise RunError(f"{run_dir} is not a sanssim run directory (no {MANIFEST})")
     manifest = read_json(run_dir / MANIFEST)
     config = config_from(run_dir)
+    game_type = config.game_type
     results = _rows(run_dir / RESULTS, game_id).sort("seat")
     if results.height == 0:
         failed = [f for f in manifest.get("failures", []) if f["game_id"] == game_id]
@@ -41,12 +40,16 @@ def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.
             raise RunError(f"game {game_id} failed and has no log: {failed[0]['error']}")
         raise RunError(f"game {game_id} is not in {run_dir} (games 0..{config.games - 1})")
     seed = results["game_seed"][0]
+    game = config.game()
     if config.turn_log:
         turns = _rows(run_dir / TURNS, game_id).sort("turn")
     else:  # no turn log: the strategies replay the game, so they must be installed
-        state = play_game(config.game(), config.specs(), seed, record=True)
-        turns = turn_frame(results["run_id"][0], config, [(game_id, state)])
-    final = replay(config, game_id, seed, results["expansion_side"].to_list(), turns)
+        state = play_game(game_type, game, config.specs(), seed, record=True)
+        turns = game_type.turn_frame(results["run_id"][0], game, [(game_id, state)])
+    try:
+        final = game_type.replay(game, game_id, seed, results, turns)
+    except SanssimError as exc:
+        raise RunError(str(exc)) from None
     return config, results, turns, final
 
 
@@ -57,56 +60,52 @@ def _rows(table_dir: Path, game_id: int) -> pl.DataFrame:
     return pl.scan_parquet(files).filter(pl.col("game_id") == game_id).collect()
 
 
-def show(run_dir: Path, game_id: int, turn: int | None = None) -> str:
-    """The whole game turn by turn, or one turn with every garden after it."""
-    config, results, turns, final = load_game(run_dir, game_id)
+def _check_turn(turns: pl.DataFrame, game_id: int, turn: int | None) -> None:
     if turn is not None and not 0 <= turn < turns.height:
         raise RunError(f"game {game_id} has turns 0..{turns.height - 1}, not {turn}")
-    out = _header(run_dir, game_id, config, results)
-    rows = list(turns.iter_rows(named=True))
-    picked = range(len(rows)) if turn is None else [turn]
-    for t in picked:
-        position = position_after(final, rows, t)
-        row = rows[t]
-        out += ["", _turn_line(row), "display before: " + _display(final, row["display"])]
-        seats = [row["seat"]] if turn is None else range(final.n)
-        for seat in seats:
-            out.append(f"seat {seat} after turn {t}: score {position.score[seat]}")
-            out.append(render_garden(position, seat))
-    out += ["", "final scores:"]
-    for r in results.iter_rows(named=True):
-        out.append(
-            f"  seat {r['seat']}: {r['total']} (nobles {r['noble_points']}, expansion "
-            f"{r['expansion_points']}, rows {r['row_bonus']}, columns {r['column_bonus']}, "
-            f"missions {r['mission_points']}), {r['gardeners']} gardeners, rank {r['rank']}"
-        )
-    out += ["", LEGEND]
-    return "\n".join(out)
 
 
-def explain(run_dir: Path, game_id: int, turn: int, top: int = 5) -> str:
-    """The acting strategy's best-scored options at each decision of `turn`.
-
-    The game is played again through its strategies (they must be installed);
-    each is asked to explain on a copy of itself, so its own random stream,
-    and hence the game, are not disturbed.
-    """
+def show(run_dir: Path, game_id: int, turn: int | None = None, seat: int | None = None) -> str:
+    """The whole game turn by turn, or one turn; `seat` follows one player."""
     config, results, turns, final = load_game(run_dir, game_id)
-    if not 0 <= turn < turns.height:
-        raise RunError(f"game {game_id} has turns 0..{turns.height - 1}, not {turn}")
-    lines = [_turn_line(turns.row(turn, named=True))]
+    _check_turn(turns, game_id, turn)
+    if seat is not None and not 0 <= seat < config.n_players:
+        raise RunError(f"game {game_id} has seats 0..{config.n_players - 1}, not {seat}")
+    game_type = config.game_type
+    header = f"{run_dir} game {game_id} (game_seed {results['game_seed'][0]}): {game_type.title}"
+    seats = [
+        f"seat {r['seat']}: {r['strategy']}" for r in results.select("seat", "strategy").to_dicts()
+    ]
+    body = game_type.show(config.game(), results, turns, final, turn, seat)
+    return "\n".join([header, *seats, *body])
 
-    def observe(state: State, player: Strategy, view: PlayerView) -> None:
+
+def explain(run_dir: Path, game_id: int, turn: int, top: int | None = 5) -> str:
+    """Each decision of `turn`: what the acting player sees, then every legal option (or
+    the `top` best) scored by its strategy, split into the strategy's named terms.
+
+    The game is played again through its strategies (they must be installed); each is
+    asked to explain on a copy of itself, so its own random stream, and hence the game,
+    are not disturbed.
+    """
+    config, results, turns, _ = load_game(run_dir, game_id)
+    _check_turn(turns, game_id, turn)
+    game_type = config.game_type
+    lines = [game_type.turn_line(turns.row(turn, named=True))]
+
+    def observe(state: Any, player: Strategy, view: Any) -> None:
         if state.turn != turn:
             return
-        scored = copy.deepcopy(player).explain(view, list(state.legal))
-        lines.append(
-            f"{PHASE_NAMES[state.phase]} decision, {len(state.legal)} legal, "
-            f"{type(player).__name__} scores (best first):"
-        )
-        lines.extend(f"  {score:9.3f}  {view.describe(a)}" for a, score in scored[:top])
+        legal = list(state.legal)
+        lines.append("")
+        lines.extend(game_type.position_lines(view))
+        lines.extend(_decision(copy.deepcopy(player), view, legal, top))
+        chosen = copy.deepcopy(player).choose(view, legal)
+        lines.append(f"  chosen: {view.describe(chosen)}")
 
-    replayed = play_game(config.game(), config.specs(), results["game_seed"][0], False, observe)
+    replayed = play_game(
+        game_type, config.game(), config.specs(), results["game_seed"][0], False, observe
+    )
     if replayed.returns() != results["total"].to_list():
         raise RunError(
             f"the strategies installed now do not replay game {game_id} as logged; "
@@ -117,66 +116,22 @@ def explain(run_dir: Path, game_id: int, turn: int, top: int = 5) -> str:
     return "\n".join(lines)
 
 
-def _header(run_dir: Path, game_id: int, config: RunConfig, results: pl.DataFrame) -> list[str]:
-    first = results.row(0, named=True)
+def _decision(player: Strategy, view: Any, legal: list[int], top: int | None) -> list[str]:
+    """The scored options of one decision, with each score's named terms."""
+    scored = player.terms(view, legal)
+    shown = scored if top is None else scored[:top]
     lines = [
-        f"{run_dir} game {game_id} (game_seed {first['game_seed']}): {config.n_players} players, "
-        f"tile set {first['tile_set']}, expansion {'on' if config.expansion else 'off'}, "
-        f"duplicate reshuffle {'on' if config.duplicate_reshuffle else 'off'}"
+        f"{type(player).__name__} ({player.name}): {len(legal)} legal options, "
+        f"{'all' if len(shown) == len(legal) else f'best {len(shown)}'} shown, best first; "
+        f"value: {player.scoring()}"
     ]
-    for r in results.iter_rows(named=True):
+    for action, terms in shown:
+        total = sum(terms.values())
+        parts = "  ".join(f"{k} {v:+.2f}" for k, v in terms.items() if v)
         lines.append(
-            f"seat {r['seat']}: {r['strategy']}  garden {r['garden_side']}  "
-            f"expansion {r['expansion_side'] or '-'}  missions {r['mission_a']}, {r['mission_b']}"
+            f"  {total:9.3f}  {view.describe(action)}" + (f"   [{parts}]" if parts else "")
         )
+    totals = [sum(t.values()) for _, t in scored]
+    if len(totals) > 1 and abs(totals[0] - totals[1]) < 1e-9:
+        lines.append(f"  tie at the top, broken by: {player.tie_break}")
     return lines
-
-
-def _turn_line(row: dict[str, Any]) -> str:
-    card = row["card"] + (" (as joker)" if row["card_wild"] else "")
-    if row["slot"] is None:
-        take = "no tile to take (card discarded)"
-    else:
-        where = f"row {row['placed_row']} col {row['placed_col']}"
-        placed = f"gardener to {where}" if row["gardener"] else f"to {where}"
-        take = f"takes {row['tile']} from slot {row['slot']}, {placed}"
-        if row["expansion_points"]:
-            take += f" ({row['expansion_points']:+d} expansion)"
-    if row["noble_col"] is None:
-        noble = "no noble moves"
-    else:
-        noble = (
-            f"noble of col {row['noble_col']} row {row['noble_from']} -> {row['noble_to']} "
-            f"(+{row['noble_points']})"
-        )
-    return (
-        f"turn {row['turn']} (round {row['round']}) seat {row['seat']} plays {card}: "
-        f"{take}; {noble}; score {row['score']}"
-    )
-
-
-def _display(final: State, names: list[str | None]) -> str:
-    position = final.clone()
-    position.display = [EMPTY if n is None else SYMBOLS.index(n) for n in names]
-    return render_display(position)
-
-
-def position_after(final: State, rows: list[dict[str, Any]], turn: int) -> State:
-    """Gardens, nobles and scores after `turn`, rebuilt from the logged rows."""
-    position = final.clone()
-    for seat in range(final.n):
-        position.occupied[seat] = final.setup[seat].preprinted
-        position.gardeners[seat] = 0
-        position.noble_rows[seat] = [0] * N_COLS
-        position.score[seat] = 0
-    for row in rows[: turn + 1]:
-        seat = row["seat"]
-        if row["placed_row"] is not None:
-            bit = 1 << square(row["placed_row"], row["placed_col"])
-            position.occupied[seat] |= bit
-            if row["gardener"]:
-                position.gardeners[seat] |= bit
-        if row["noble_col"] is not None:
-            position.noble_rows[seat][row["noble_col"]] = row["noble_to"]
-        position.score[seat] = row["score"]
-    return position

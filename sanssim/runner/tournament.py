@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from sanssim.games import DEFAULT_GAME
 from sanssim.runner.config import Arm, RunError, build_config
 from sanssim.strategies import resolve
 
@@ -37,14 +38,24 @@ def lineups(strategies: Sequence[str], n_players: int) -> list[tuple[str, ...]]:
 
 
 def tournament_arms(
-    strategies: Sequence[str], n_players: int, games: int, seed: int, **variants: Any
+    strategies: Sequence[str],
+    n_players: int,
+    games: int,
+    seed: int,
+    game: str = DEFAULT_GAME,
+    **settings: Any,
 ) -> list[Arm]:
     """One arm per seating; `games` per seating, all seatings on the same seeds."""
-    specs = [resolve(s).text for s in strategies]
+    specs = [resolve(s, game).text for s in strategies]
     arms = []
     for k, seats in enumerate(lineups(specs, n_players)):
         config = build_config(
-            n_players=n_players, games=games, seed=seed, strategies=list(seats), **variants
+            game=game,
+            n_players=n_players,
+            games=games,
+            seed=seed,
+            strategies=list(seats),
+            **settings,
         )
         arms.append(Arm(f"{k:02d}-{'-'.join(_slug(s) for s in seats)}", config))
     return arms

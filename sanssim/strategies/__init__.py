@@ -5,21 +5,22 @@ from __future__ import annotations
 import importlib
 from importlib.metadata import EntryPoint, entry_points
 
-from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
-from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+from sanssim.games import DEFAULT_GAME, get_game
 from sanssim.strategies.base import Param, Strategy, StrategyError, StrategySpec, parse_params
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
 ENTRY_POINT_GROUP = "sanssim.strategies"
-BUILTIN: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (RandomStrategy, GreedyStrategy, HeuristicStrategy, LookaheadStrategy)
-}
+# Strategies that play every game through the protocol alone.
+SHARED: tuple[type[Strategy], ...] = (RandomStrategy, LookaheadStrategy)
 
 
-def registry() -> dict[str, type[Strategy] | EntryPoint]:
-    """Built-ins plus the `sanssim.strategies` entry points of installed packages."""
-    found: dict[str, type[Strategy] | EntryPoint] = dict(BUILTIN)
+def registry(game: str = DEFAULT_GAME) -> dict[str, type[Strategy] | EntryPoint]:
+    """For one game: the shared strategies, the game's own, then the `sanssim.strategies`
+    entry points of installed packages (each says which games it plays, if not all)."""
+    own = get_game(game).strategies()
+    found: dict[str, type[Strategy] | EntryPoint] = {SHARED[0].name: SHARED[0], **own}
+    found.update({cls.name: cls for cls in SHARED[1:]})
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in found:
             found[ep.name] = ep
@@ -36,10 +37,11 @@ def _load_class(name: str, target: object) -> type[Strategy]:
     return cls
 
 
-def resolve(spec: str) -> StrategySpec:
-    """Parse `name` or `name:key=value,...`; `name` may be `package.module:Class`."""
+def resolve(spec: str, game: str = DEFAULT_GAME) -> StrategySpec:
+    """Parse `name` or `name:key=value,...` for `game`; `name` may be
+    `package.module:Class`."""
     spec = spec.strip()
-    known = registry()
+    known = registry(game)
     name, _, params = spec.partition(":")
     class_name, _, class_params = params.partition(":")
     if name in known:
@@ -54,8 +56,27 @@ def resolve(spec: str) -> StrategySpec:
         cls = _load_class(f"{name}:{class_name}", getattr(module, class_name))
         name, params = f"{name}:{class_name}", class_params
     else:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(sorted(known))})")
-    return StrategySpec(name, cls, parse_params(cls, name, params))
+        raise StrategyError(f"unknown {game} strategy {name!r} (known: {', '.join(sorted(known))})")
+    if cls.games and game not in cls.games:
+        raise StrategyError(f"strategy {name!r} plays {', '.join(cls.games)}, not {game}")
+    return StrategySpec(name, cls, parse_params(cls, name, params), game)
 
 
-__all__ = ["Param", "Strategy", "StrategyError", "StrategySpec", "registry", "resolve"]
+def short_spec(text: str, game: str = DEFAULT_GAME) -> str:
+    """A logged spec with only its non-default parameters; as logged when the strategy
+    cannot be loaded here."""
+    try:
+        return resolve(text, game).short
+    except StrategyError:
+        return text
+
+
+__all__ = [
+    "Param",
+    "Strategy",
+    "StrategyError",
+    "StrategySpec",
+    "registry",
+    "resolve",
+    "short_spec",
+]

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sanssim.errors import SanssimError
-from sanssim.games.sanssouci.view import PlayerView
+
+if TYPE_CHECKING:
+    from sanssim.games.base import GameType
 
 
 class StrategyError(SanssimError):
@@ -49,18 +51,33 @@ class Strategy:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]] = ()
+    # The games it plays; empty: every game (it uses only the protocol).
+    games: ClassVar[tuple[str, ...]] = ()
+    # The game being played, set when a spec makes the player (see StrategySpec.make).
+    game_type: GameType | None = None
+    # How `choose` picks between options that `explain` scores equally (for show --explain).
+    tie_break: ClassVar[str] = "the first in the order of the legal options"
 
     def __init__(self, rng: random.Random, **params: Any) -> None:
         self.rng = rng
         for p in self.params:
             setattr(self, p.name, params.get(p.name, p.default))
 
-    def choose(self, view: PlayerView, legal: list[int]) -> int:
+    def choose(self, view: Any, legal: list[int]) -> int:
         raise NotImplementedError
 
-    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
+    def explain(self, view: Any, legal: list[int]) -> list[tuple[int, float]]:
         """Scored options, best first, for `show --explain`; default: none scored."""
         return [(a, 0.0) for a in legal]
+
+    def scoring(self) -> str:
+        """What the scores of `explain` measure, in a few words."""
+        return "score"
+
+    def terms(self, view: Any, legal: list[int]) -> list[tuple[int, dict[str, float]]]:
+        """Each option's score split into the strategy's named terms (they add up to the
+        score of `explain`), in the order of `explain`; default: one term, `score`."""
+        return [(a, {"score": score}) for a, score in self.explain(view, legal)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +87,7 @@ class StrategySpec:
     name: str
     cls: type[Strategy]
     params: tuple[tuple[str, Any], ...]
+    game: str = "sanssouci"
 
     @property
     def text(self) -> str:
@@ -78,8 +96,19 @@ class StrategySpec:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params)
 
+    @property
+    def short(self) -> str:
+        """The spec with only the parameters that differ from their defaults, for labels."""
+        defaults = {p.name: p.default for p in self.cls.params}
+        changed = [f"{k}={v}" for k, v in self.params if defaults[k] != v]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
     def make(self, rng: random.Random) -> Strategy:
-        return self.cls(rng, **dict(self.params))
+        from sanssim.games import get_game
+
+        player = self.cls(rng, **dict(self.params))
+        player.game_type = get_game(self.game)
+        return player
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "params": dict(self.params), "spec": self.text}

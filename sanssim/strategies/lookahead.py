@@ -1,8 +1,10 @@
 """`lookahead`: flat Monte Carlo on determinised states, with `heuristic` rollouts.
 
-At each decision the `width` options `heuristic` rates best are tried on the
-same sampled worlds: the view is determinised (supply order, deck orders,
-opponents' hands and missions sampled from what the seat knows), each option
+It plays every game through the protocol alone: the game's rollout strategy
+(its `heuristic`) ranks the options and plays the rollouts. At each decision
+the `width` options it rates best are tried on the same sampled worlds: the
+view is determinised (in Sanssouci: supply order, deck orders, opponents'
+hands and missions sampled from what the seat knows), each option
 is applied to a copy of that world, and every seat plays on by `heuristic` to
 the end. An option's value is its mean final margin (own total minus the best
 other total). Using the same worlds for every option (common random numbers)
@@ -16,12 +18,8 @@ per player per game (`scripts/ladder.py --speed 300`).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from sanssim.games.sanssouci.engine import State
-from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
-from sanssim.games.sanssouci.view import PlayerView
 from sanssim.strategies.base import Param, Strategy
 
 
@@ -33,14 +31,30 @@ class LookaheadStrategy(Strategy):
         Param("width", 4, "how many of heuristic's best options are tried"),
     )
 
-    def __init__(self, rng: random.Random, **params: Any) -> None:
-        super().__init__(rng, **params)
-        self.policy = HeuristicStrategy(rng)
+    _policy: Strategy | None = None
 
-    def choose(self, view: PlayerView, legal: list[int]) -> int:
+    @property
+    def policy(self) -> Strategy:
+        """The game's rollout strategy, sharing this player's random stream."""
+        if self._policy is None:
+            game_type = self.game_type
+            if game_type is None:
+                raise RuntimeError("lookahead needs its game: make it through a StrategySpec")
+            self._policy = game_type.strategies()[game_type.rollout_strategy](self.rng)
+            self._policy.game_type = game_type
+        return self._policy
+
+    def scoring(self) -> str:
+        worlds = max(1, self.rollouts // max(1, self.width))
+        return (
+            f"mean final margin (own total minus the best other) over {worlds} sampled "
+            f"worlds per option, {self.width} best options of the rollout strategy tried"
+        )
+
+    def choose(self, view: Any, legal: list[int]) -> int:
         return self.explain(view, legal)[0][0]
 
-    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
+    def explain(self, view: Any, legal: list[int]) -> list[tuple[int, float]]:
         """The options tried, by mean final margin over the sampled worlds."""
         ranked = self.policy.explain(view, legal)
         options = [a for a, _ in ranked[: max(1, self.width)]]
@@ -58,9 +72,9 @@ class LookaheadStrategy(Strategy):
         scored.sort(key=lambda item: -item[1])
         return scored
 
-    def _rollout(self, state: State, seat: int) -> float:
+    def _rollout(self, state: Any, seat: int) -> float:
         policy = self.policy
-        views = [PlayerView(state, p) for p in range(state.n)]
+        views = [self.game_type.view(state, p) for p in range(state.n)]  # type: ignore[union-attr]
         while state.legal:
             state.apply_action(policy.choose(views[state.current], state.legal))
         totals = state.returns()

@@ -1,21 +1,19 @@
-"""Everything Sanssouci-specific about logs: finished games to rows, rows back to games.
+"""Sanssouci's log tables: finished games to rows, rows back to games.
 
-Batch machinery, executors and parts stay game-agnostic; this module turns a
-`RunConfig` into parts of the run format (`/work/shared/spec/run-format.md`)
-and replays a logged game through the engine for `show`.
+The columns are the run format of `docs/run-format.md`; `replay` re-applies a
+logged game's choices through the engine for `show` and checks every turn.
 """
 
 from __future__ import annotations
 
-import io
-import traceback
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
 from typing import Any
 
 import polars as pl
 
+from sanssim.errors import SanssimError
 from sanssim.games.sanssouci import (
     DISCARD,
     PASS,
@@ -26,15 +24,13 @@ from sanssim.games.sanssouci import (
     IllegalActionError,
     State,
 )
-from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_SLOTS, square
-from sanssim.runner.batch import Part
-from sanssim.runner.config import RunConfig, RunError
-from sanssim.runner.play import GameFailure, game_seed, play_game
+from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_SLOTS, Game, square
 
-RESULTS, TURNS = "results", "turns"
+GAME = "sanssouci"
 
 RESULT_SCHEMA: dict[str, pl.DataType] = {
     "run_id": pl.String(),
+    "game": pl.String(),
     "game_id": pl.Int64(),
     "game_seed": pl.Int64(),
     "n_players": pl.Int8(),
@@ -114,80 +110,13 @@ _read_record = attrgetter(*_READ_FIELDS)
 _HAND_WIDTH = 2
 
 
-@dataclass(frozen=True)
-class SanssouciJob:
-    """What a worker needs to play any chunk of one arm; pickled to each worker."""
-
-    config: RunConfig
-    run_id: str
-
-    @property
-    def games(self) -> int:
-        return self.config.games
-
-    @property
-    def tables(self) -> tuple[str, ...]:
-        return (RESULTS, TURNS) if self.config.turn_log else (RESULTS,)
-
-    def play_chunk(self, start: int, stop: int) -> Part:
-        """Play games `start..stop-1`; failed games give no rows, only a failure entry."""
-        config = self.config
-        game = config.game()
-        specs = config.specs()
-        finished: list[tuple[int, int, State]] = []
-        failures = []
-        for game_id in range(start, stop):
-            seed = game_seed(config.seed, game_id)
-            try:
-                finished.append((game_id, seed, play_game(game, specs, seed, config.turn_log)))
-            except Exception as exc:  # keep the run going, keep the evidence
-                failures.append(_failure(game_id, seed, exc))
-        frames = {RESULTS: result_frame(self.run_id, config, finished)}
-        if config.turn_log:
-            frames[TURNS] = turn_frame(
-                self.run_id, config, [(gid, state) for gid, _, state in finished]
-            )
-        return Part(
-            start=start,
-            stop=stop,
-            tables={name: _parquet(df) for name, df in frames.items()},
-            rows={name: df.height for name, df in frames.items()},
-            failures=tuple(failures),
-        )
-
-
-def _failure(game_id: int, seed: int, exc: Exception) -> dict[str, Any]:
-    """A failed game for the manifest: a strategy's fault, or ours (an engine or log bug)."""
-    cause = exc.__cause__ or exc
-    ours = not isinstance(exc, GameFailure) or (
-        not isinstance(cause, IllegalActionError)
-        and "sanssim/engine/" in traceback.extract_tb(cause.__traceback__)[-1].filename
-    )
-    failed = exc if isinstance(exc, GameFailure) else None
-    return {
-        "game_id": game_id,
-        "game_seed": seed,
-        "seat": failed.seat if failed else None,
-        "strategy": failed.strategy if failed else None,
-        "turn": failed.turn if failed else None,
-        "kind": "internal" if ours else "strategy",
-        "error": failed.error if failed else f"{type(exc).__name__}: {exc}",
-        "traceback": "".join(traceback.format_exception(cause)),
-    }
-
-
-def _parquet(df: pl.DataFrame) -> bytes:
-    buffer = io.BytesIO()
-    df.write_parquet(buffer)
-    return buffer.getvalue()
-
-
 def result_frame(
-    run_id: str, config: RunConfig, finished: list[tuple[int, int, State]]
+    run_id: str, game: Game, strategies: Sequence[str], finished: list[tuple[int, int, State]]
 ) -> pl.DataFrame:
     """One row per (game, seat)."""
-    comps = config.components
-    tile_set = config.game_config.resolved_tile_set
+    config = game.config
+    comps = game.components
+    tile_set = config.resolved_tile_set
     rows = []
     for game_id, seed, state in finished:
         ranks = state.ranks()
@@ -198,6 +127,7 @@ def result_frame(
             rows.append(
                 (
                     run_id,
+                    GAME,
                     game_id,
                     seed,
                     state.n,
@@ -205,7 +135,7 @@ def result_frame(
                     config.duplicate_reshuffle,
                     tile_set,
                     seat,
-                    config.strategies[seat],
+                    strategies[seat],
                     comps.garden_sides[state.setup[seat].garden].id,
                     None if exp == EMPTY else comps.expansion_sides[exp].id,
                     SYMBOLS[mission_a],
@@ -228,7 +158,7 @@ def result_frame(
     return pl.DataFrame(rows, schema=RESULT_SCHEMA, orient="row")
 
 
-def turn_frame(run_id: str, config: RunConfig, games: list[tuple[int, State]]) -> pl.DataFrame:
+def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
     """One row per turn, built column-wise: per-turn Python work is one tuple read."""
     records = []
     game_ids: list[int] = []
@@ -245,10 +175,10 @@ def turn_frame(run_id: str, config: RunConfig, games: list[tuple[int, State]]) -
             for name, col in zip(_RECORD_FIELDS, columns, strict=True)
         }
     )
-    codes = [card.code for card in config.components.deck]
+    codes = [card.code for card in game.components.deck]
     hand = _names(pl.Series(hands, dtype=pl.Int16), codes)
     display = _names(pl.Series(displays, dtype=pl.Int16), SYMBOLS)
-    n = config.n_players
+    n = game.n_players
 
     def opt(name: str) -> pl.Expr:
         return pl.when(pl.col(name) >= 0).then(pl.col(name))
@@ -302,18 +232,13 @@ def _symbol_expr(expr: pl.Expr) -> pl.Expr:
 
 
 def replay(
-    config: RunConfig,
-    game_id: int,
-    seed: int,
-    expansion_sides: list[str | None],
-    turns: pl.DataFrame,
+    game: Game, game_id: int, seed: int, expansion_sides: list[str | None], turns: pl.DataFrame
 ) -> State:
     """Re-apply a logged game's choices to a fresh deal and check every turn against the log.
 
-    Raises RunError at the first turn where the engine and the log disagree.
+    Raises SanssimError at the first turn where the engine and the log disagree.
     """
-    game = config.game()
-    comps = config.components
+    comps = game.components
     state = game.new_state(seed, record=True)
     side_ids = [e.id for e in comps.expansion_sides]
     codes = [c.code for c in comps.deck]
@@ -325,18 +250,18 @@ def replay(
             while state.turn == logged["turn"] and not state.is_terminal():
                 state.apply_action(_logged_choice(state, logged, codes))
     except (IllegalActionError, ValueError) as exc:
-        raise RunError(f"game {game_id}: the log is not a legal game ({exc})") from None
-    replayed = turn_frame(turns["run_id"][0], config, [(game_id, state)])
+        raise SanssimError(f"game {game_id}: the log is not a legal game ({exc})") from None
+    replayed = turn_frame(turns["run_id"][0], game, [(game_id, state)])
     logged_rows = turns.sort("turn").select(list(TURN_SCHEMA)).iter_rows(named=True)
     for got, want in zip(replayed.iter_rows(named=True), logged_rows, strict=False):
         if got != want:
             column = next(k for k in want if got[k] != want[k])
-            raise RunError(
+            raise SanssimError(
                 f"game {game_id} turn {want['turn']}: the log says {column}={want[column]!r}, "
                 f"the engine gives {got[column]!r}"
             )
     if replayed.height != turns.height:
-        raise RunError(
+        raise SanssimError(
             f"game {game_id}: the log has {turns.height} turns, the engine {replayed.height}"
         )
     return state

@@ -24,6 +24,7 @@ TIE = 0.001  # weight of the progress measure: only ever breaks ties between equ
 
 class GreedyStrategy(Strategy):
     name = "greedy"
+    games = ("sanssouci",)
     summary = "maximises points this turn (noble move, expansion marks); ties go to progress"
 
     def choose(self, view: PlayerView, legal: list[int]) -> int:

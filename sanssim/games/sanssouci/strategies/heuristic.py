@@ -59,6 +59,7 @@ from sanssim.strategies.base import Param, Strategy
 
 class HeuristicStrategy(Strategy):
     name = "heuristic"
+    games = ("sanssouci",)
     summary = "whole-game play by documented weights: noble paths, missions, rows, cards"
     params = (
         Param("option", 0.25, "per row of a square a noble could move to"),

@@ -1,0 +1,196 @@
+"""What the runner, `show`, the shared strategies and the report know of a game.
+
+A game package declares one `GameType`: its name, player range, options (from
+which the command line, experiment files and `--help` are derived), component
+data, strategies, log tables, replay and pictures for `show`, and its report
+sections. Nothing outside `sanssim/games/<game>/` knows more of a game than this.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sanssim.errors import ConfigError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sanssim.analysis.section import Context, Section
+    from sanssim.strategies.base import Strategy
+
+OptionValue = bool | int | float | str | None
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option: one command-line flag, one experiment-file key, one config key.
+
+    `kind` is the type of its values; a `None` default means the game resolves it
+    from the player count (the manifest records the resolved value).
+    """
+
+    name: str
+    kind: type
+    default: OptionValue
+    help: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def parse(self, value: object, game: str) -> OptionValue:
+        """A value from the command line (text) or an experiment file (TOML value)."""
+        if value is None:
+            return None
+        kind = self.kind
+        if isinstance(value, str) and kind is not str:
+            text = value.strip().lower()
+            if kind is bool and text in _TRUE + _FALSE:
+                return text in _TRUE
+            with contextlib.suppress(ValueError):
+                value = kind(text) if kind is not bool else value
+        if kind is bool:
+            ok = isinstance(value, bool)
+        else:
+            numeric = (int, float) if kind is float else kind
+            ok = isinstance(value, numeric) and not isinstance(value, bool)
+        if not ok:
+            raise ConfigError(
+                f"{game} option {self.name} must be {_KIND_NAMES[kind]}, got {value!r}"
+            )
+        if self.choices and value not in self.choices:
+            raise ConfigError(
+                f"{game} option {self.name} must be one of {', '.join(self.choices)}, got {value!r}"
+            )
+        return float(value) if kind is float else value  # type: ignore[arg-type]
+
+
+_KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
+
+
+class GameType(ABC):
+    """One game's declaration and the small protocol every layer above it uses."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    # Results columns that add up to `total`, for the generic "points by source" section.
+    sources: ClassVar[tuple[str, ...]] = ()
+    # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
+    rollout_strategy: ClassVar[str] = "heuristic"
+    result_schema: ClassVar[Mapping[str, Any]]
+    turn_schema: ClassVar[Mapping[str, Any]]
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise ConfigError(f"{self.name} has no option {name!r} (options: {known})")
+
+    def check_players(self, n_players: int) -> None:
+        if not self.min_players <= n_players <= self.max_players:
+            counts = ", ".join(map(str, range(self.min_players, self.max_players + 1)))
+            raise ConfigError(f"{self.name} is played by {counts} players, not {n_players}")
+
+    # ---------------------------------------------------------------- components
+
+    @abstractmethod
+    def load_components(self, path: str | Path | None = None) -> Any:
+        """The packaged component data (None) or a user's file, validated."""
+
+    @abstractmethod
+    def components_from_manifest(self, data: Mapping[str, Any]) -> Any:
+        """The component data a run recorded in its manifest."""
+
+    def components_label(self, components: Any) -> str:
+        """How reports name component data: the packaged default or a user's file."""
+        source = getattr(components, "source", None)
+        return f"components {Path(source).name}" if source else "default components"
+
+    # ---------------------------------------------------------------- configuration
+
+    @abstractmethod
+    def new_game(self, n_players: int, options: Mapping[str, OptionValue], components: Any) -> Any:
+        """The engine's fixed-parameter game; raises ConfigError for a design the rules
+        do not allow."""
+
+    def config_options(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Any
+    ) -> dict[str, Any]:
+        """The options as the manifest records them, defaults resolved."""
+        return {o.name: options.get(o.name, o.default) for o in self.options}
+
+    def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
+        """The inverse of `config_options`: option values from a manifest's config."""
+        return {o.name: config[o.name] for o in self.options if o.name in config}
+
+    # ---------------------------------------------------------------- play
+
+    @abstractmethod
+    def view(self, state: Any, seat: int) -> Any:
+        """What `seat` may see of `state` (a PlayerView with `determinize`)."""
+
+    @abstractmethod
+    def strategies(self) -> Mapping[str, type[Strategy]]:
+        """The game's own strategies by name (the shared ones are added by the registry)."""
+
+    # ---------------------------------------------------------------- logs
+
+    @abstractmethod
+    def result_frame(
+        self,
+        run_id: str,
+        game: Any,
+        strategies: Sequence[str],
+        finished: list[tuple[int, int, Any]],
+    ) -> pl.DataFrame:
+        """One results row per (game, seat) of finished (game_id, game_seed, state)."""
+
+    @abstractmethod
+    def turn_frame(self, run_id: str, game: Any, games: list[tuple[int, Any]]) -> pl.DataFrame:
+        """One turns row per turn of recorded (game_id, state)."""
+
+    @abstractmethod
+    def replay(
+        self, game: Any, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
+    ) -> Any:
+        """The logged game re-applied to a fresh deal, every turn checked against the log;
+        raises SanssimError at the first disagreement."""
+
+    # ---------------------------------------------------------------- show
+
+    @abstractmethod
+    def show(
+        self,
+        game: Any,
+        results: pl.DataFrame,
+        turns: pl.DataFrame,
+        final: Any,
+        turn: int | None,
+        seat: int | None,
+    ) -> list[str]:
+        """Lines picturing the game turn by turn (or one turn), legend first."""
+
+    @abstractmethod
+    def turn_line(self, row: Mapping[str, Any]) -> str:
+        """One logged turn in words."""
+
+    def position_lines(self, view: Any) -> list[str]:
+        """What the acting player sees before a decision, for `show --explain`."""
+        return []
+
+    # ---------------------------------------------------------------- report
+
+    def report_sections(self) -> Sequence[Callable[[Context], Section]]:
+        """The game's own report sections, after the generic ones."""
+        return ()

@@ -1,0 +1,152 @@
+"""Sanssouci's declaration: options, components, strategies, logs, show and report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sanssim.errors import ConfigError
+from sanssim.games.base import GameType, Option, OptionValue
+from sanssim.games.sanssouci import log, show
+from sanssim.games.sanssouci.components import SYMBOLS, TILE_SETS, Components
+from sanssim.games.sanssouci.data import load_components
+from sanssim.games.sanssouci.engine import MAX_PLAYERS, MIN_PLAYERS, Game, GameConfig, State
+from sanssim.games.sanssouci.render import render_garden
+from sanssim.games.sanssouci.view import PlayerView
+
+RANDOM_SIDES = "random"
+
+
+def parse_garden_sides(policy: object, n_players: int) -> tuple[str, ...] | None:
+    """`random`, one side id for every seat, or a comma-separated id per seat."""
+    if policy is None or policy == RANDOM_SIDES:
+        return None
+    if not isinstance(policy, str):
+        raise ConfigError(f"garden sides must be 'random' or side ids, got {policy!r}")
+    ids = [s.strip() for s in policy.split(",")]
+    if len(ids) == 1:
+        return tuple(ids) * n_players
+    if len(ids) != n_players:
+        raise ConfigError(
+            f"give one garden side for all seats or one per seat ({n_players}), got {len(ids)}"
+        )
+    return tuple(ids)
+
+
+class Sanssouci(GameType):
+    name = "sanssouci"
+    title = "Sanssouci"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    options = (
+        Option("expansion", bool, False, "play the advanced game (expansion boards)"),
+        Option("duplicate_reshuffle", bool, False, "house rule: redraw matching pairs"),
+        Option("tile_set", str, None, "tiles used", TILE_SETS),
+        Option(
+            "garden_sides",
+            str,
+            RANDOM_SIDES,
+            "`random`, one side id for every seat, or one id per seat (`1A,2B,...`)",
+        ),
+    )
+    sources = ("noble_points", "expansion_points", "row_bonus", "column_bonus", "mission_points")
+    result_schema = log.RESULT_SCHEMA
+    turn_schema = log.TURN_SCHEMA
+
+    def load_components(self, path: str | Path | None = None) -> Components:
+        return load_components(path)
+
+    def components_from_manifest(self, data: Mapping[str, Any]) -> Components:
+        return Components.from_manifest(dict(data))
+
+    def new_game(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Components
+    ) -> Game:
+        config = GameConfig(
+            n_players=n_players,
+            expansion=bool(options.get("expansion", False)),
+            duplicate_reshuffle=bool(options.get("duplicate_reshuffle", False)),
+            tile_set=options.get("tile_set"),  # type: ignore[arg-type]
+            garden_sides=parse_garden_sides(options.get("garden_sides"), n_players),
+        )
+        return Game(config, components)
+
+    def config_options(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Components
+    ) -> dict[str, Any]:
+        config = self.new_game(n_players, options, components).config
+        sides = config.garden_sides
+        return {
+            "expansion": config.expansion,
+            "duplicate_reshuffle": config.duplicate_reshuffle,
+            "tile_set": config.resolved_tile_set,
+            "garden_sides": RANDOM_SIDES if sides is None else list(sides),
+        }
+
+    def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
+        options = super().options_from_config(config)
+        sides = options.get("garden_sides")
+        if isinstance(sides, list):
+            options["garden_sides"] = ",".join(sides)
+        return options
+
+    def view(self, state: State, seat: int) -> PlayerView:
+        return PlayerView(state, seat)
+
+    def strategies(self) -> dict[str, type]:
+        from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
+        from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+
+        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
+
+    def result_frame(
+        self,
+        run_id: str,
+        game: Game,
+        strategies: Sequence[str],
+        finished: list[tuple[int, int, State]],
+    ) -> pl.DataFrame:
+        return log.result_frame(run_id, game, strategies, finished)
+
+    def turn_frame(self, run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
+        return log.turn_frame(run_id, game, games)
+
+    def replay(
+        self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
+    ) -> State:
+        sides = results.sort("seat")["expansion_side"].to_list()
+        return log.replay(game, game_id, seed, sides, turns)
+
+    def show(
+        self,
+        game: Game,
+        results: pl.DataFrame,
+        turns: pl.DataFrame,
+        final: State,
+        turn: int | None,
+        seat: int | None,
+    ) -> list[str]:
+        return show.show(game, results, turns, final, turn, seat)
+
+    def turn_line(self, row: Mapping[str, Any]) -> str:
+        return show.turn_line(row)
+
+    def position_lines(self, view: PlayerView) -> list[str]:
+        comps = view.game.components
+        hand = ", ".join(comps.deck[c].code for c in view.hand)
+        missions = ", ".join(SYMBOLS[m] for m in view.missions)
+        return [
+            f"seat {view.seat} holds {hand}; missions {missions}; score {view.score(view.seat)}",
+            render_garden(view._state, view.seat),
+        ]
+
+    def report_sections(self) -> tuple:
+        from sanssim.analysis import balance, flow
+        from sanssim.games.sanssouci import missions, tiles
+
+        return (missions.build, balance.build, tiles.build, flow.build)
+
+
+GAME = Sanssouci()
