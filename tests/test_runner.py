@@ -159,7 +159,8 @@ def test_manifest_embeds_components_and_lists_every_game_once(tmp_path):
     assert manifest["status"] == "complete"
     assert Components.from_manifest(manifest["components"]) == arms[0].config.components
     ranges = [tuple(p["games"]) for p in manifest["parts"]]
-    assert ranges == [(0, 4), (4, 8), (8, 12), (12, 13)]
+    assert ranges == [(0, 3), (4, 7), (8, 11), (12, 12)]  # first and last game ids
+    assert [p["results_rows"] for p in manifest["parts"]] == [8, 8, 8, 2]
     assert not (tmp_path / "r" / "turns").exists()
     assert manifest["config"]["turn_log"] is False
     assert manifest["config"]["strategies"][0]["spec"] == resolve(DEFAULT_STRATEGY).text
@@ -286,7 +287,7 @@ def test_a_killed_run_resumes_without_redoing_or_duplicating_games(tmp_path):
     assert done["status"] == "complete"
     assert all(part in done["parts"] for part in killed["parts"]), "a finished part changed"
     ranges = sorted(tuple(p["games"]) for p in done["parts"])
-    assert ranges == [(s, s + 2) for s in range(0, 40, 2)]
+    assert ranges == [(s, s + 1) for s in range(0, 40, 2)]
     reference = tmp_path / "reference"
     proc = _start(reference, *args, *slow, "--workers", "1")
     assert proc.wait() == 0

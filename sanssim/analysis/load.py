@@ -13,8 +13,9 @@ from typing import Any
 import polars as pl
 
 from sanssim.analysis.errors import ReportError
+from sanssim.runner.batch import part_span
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSIONS = (1, 2)  # see sanssim.runner.batch.SCHEMA_VERSION
 MANIFEST = "manifest.json"
 
 
@@ -34,7 +35,7 @@ class Run:
 
     @property
     def games(self) -> int:
-        return _games_done(self.manifest.get("parts")) or 0
+        return _games_done(self.manifest) or 0
 
     @property
     def failures(self) -> int:
@@ -68,9 +69,10 @@ def open_run(path: Path, results_columns: list[str]) -> Run:
     """Check the manifest and the results schema; raise ReportError naming the problem."""
     manifest = _read_manifest(path)
     version = manifest.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in SCHEMA_VERSIONS:
         raise ReportError(
-            f"{path}: run schema version {version!r}, this sanssim reads {SCHEMA_VERSION}"
+            f"{path}: run schema version {version!r}, "
+            f"this sanssim reads {SCHEMA_VERSIONS[-1]} or older"
         )
     _check_complete(path, manifest)
     results = _scan(path / "results", required=True)
@@ -90,8 +92,9 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     return manifest
 
 
-def _games_done(parts: Any) -> int | None:
-    """Games in the finished parts; a part's `games` is its [first, end) game-id range."""
+def _games_done(manifest: dict[str, Any]) -> int | None:
+    """Games in the finished parts (None: the parts are not readable)."""
+    parts = manifest.get("parts")
     if not isinstance(parts, list):
         return None
     total = 0
@@ -99,14 +102,15 @@ def _games_done(parts: Any) -> int | None:
         games = part.get("games") if isinstance(part, dict) else None
         if not (isinstance(games, list) and len(games) == 2):
             return None
-        total += games[1] - games[0]
+        start, stop = part_span(part, manifest.get("schema_version", 1))
+        total += stop - start
     return total
 
 
 def _check_complete(path: Path, manifest: dict[str, Any]) -> None:
     """Complete means `status: complete` and parts holding all the planned `games`."""
     planned = manifest.get("games")
-    done = _games_done(manifest.get("parts"))
+    done = _games_done(manifest)
     if manifest.get("status") != "complete":
         status = manifest.get("status", "missing")
         counts = f", {done} of {planned} games written" if done is not None else ""

@@ -21,7 +21,9 @@ from sanssim import __version__
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
 
-SCHEMA_VERSION = 1
+# 2: a part's `games` is its [first, last] game-id range (1: [first, end)), and parts
+# give `results_rows` and `turns_rows`.
+SCHEMA_VERSION = 2
 MANIFEST = "manifest.json"
 INDEX = "index.json"
 ERRORS_LOG = "errors.log"
@@ -189,8 +191,15 @@ def init_run(run_dir: Path, job: Job, header: dict[str, Any], chunk_size: int) -
     write_json(run_dir / MANIFEST, manifest)
 
 
+def part_span(part: dict[str, Any], schema_version: int) -> tuple[int, int]:
+    """A part's [start, stop) game ids, whichever manifest version wrote it."""
+    first, last = part["games"]
+    return first, last + 1 if schema_version >= 2 else last
+
+
 def games_done(manifest: dict[str, Any]) -> int:
-    return sum(p["games"][1] - p["games"][0] for p in manifest["parts"])
+    version = manifest.get("schema_version", 1)
+    return sum(stop - start for start, stop in (part_span(p, version) for p in manifest["parts"]))
 
 
 def run_batch(
@@ -208,6 +217,7 @@ def run_batch(
         for stale in (run_dir / table).glob(f".*{TEMP_MARK}*"):
             stale.unlink()
     todo = chunks(job.games, chunk_size, (p["games"][0] for p in manifest["parts"]))
+    _upgrade(manifest)
     played = 0
     for part in executor.map_chunks(job.play_chunk, todo):
         name = part_name(part.start, chunk_size)
@@ -218,7 +228,9 @@ def run_batch(
         manifest["parts"].append(
             {
                 "name": name,
-                "games": [part.start, part.stop],
+                "games": [part.start, part.stop - 1],
+                "results_rows": part.rows.get("results", 0),
+                "turns_rows": part.rows.get("turns", 0),
                 "rows": part.rows,
                 "failed": len(part.failures),
             }
@@ -242,6 +254,18 @@ def run_batch(
         failed=len(manifest["failures"]),
         seconds=(datetime.now(UTC) - start_time).total_seconds(),
     )
+
+
+def _upgrade(manifest: dict[str, Any]) -> None:
+    """A run written by an older sanssim, resumed: its parts in today's form."""
+    if manifest.get("schema_version", 1) >= SCHEMA_VERSION:
+        return
+    for part in manifest["parts"]:
+        start, stop = part_span(part, 1)
+        part["games"] = [start, stop - 1]
+        part["results_rows"] = part["rows"].get("results", 0)
+        part["turns_rows"] = part["rows"].get("turns", 0)
+    manifest["schema_version"] = SCHEMA_VERSION
 
 
 def _log_failures(run_dir: Path, manifest: dict[str, Any], failures: Iterable[dict]) -> None:
