@@ -267,9 +267,9 @@ def test_report_on_one_run_has_every_section_and_true_numbers(run_2p: Path, tmp_
     summary = write_report([run_2p], out, command)
     md = _check_files(summary.files, out)
     assert summary.skipped == [] and summary.games == 300
-    for title in ("1. Mission values", "2. Variant balance", "3. Tile count", "4. Game flow"):
+    for title in ("Mission values", "Variant balance", "Tile count", "Game flow"):
         assert f"## {title}" in md
-    assert " ".join(command) in md and "| 0 | random \\| random | expansion false," in md
+    assert " ".join(command) in md and "- random: random | random" in md
     results = pl.read_parquet(run_2p / "results")
     mean = results["total"].mean()
     assert re.search(rf"\| final score \| {mean:.1f} \[", md)
@@ -296,7 +296,16 @@ def test_sweep_report_compares_arms_side_by_side(sweep: Path, tmp_path: Path) ->
     )
     header = next(line for line in md.splitlines() if line.startswith("| measure |"))
     assert header.count("|") == len(summary.arms) + 2
-    assert "| games | 60 | 60 | 60 | 40 | 40 | 60 |" in md
+    games = next(line for line in md.splitlines() if line.startswith("| games |"))
+    by_arm = dict(zip(header.split(" | ")[1:], games.strip(" |").split(" | ")[1:], strict=True))
+    assert {arm.strip(" |"): int(n) for arm, n in by_arm.items()} == {
+        "2p, base, tiles II": 60,
+        "2p, duplicate_reshuffle, tiles II": 60,
+        "2p, expansion, tiles II": 60,
+        "2p, base, tiles II+III": 40,
+        "3p, base, tiles II": 40,
+        "3p, base, tiles II+III": 60,
+    }
     assert "tiles II → II+III at players 2" in md and "players 2 → 3 at tiles II+III" in md
     assert "duplicate_reshuffle: 2p, duplicate_reshuffle, tiles II vs 2p, base, tiles II" in md
     assert "Expansion sides: which side players choose" in md
@@ -314,16 +323,16 @@ def test_results_only_run_skips_turn_sections_and_says_why(
     md = _check_files(summary.files, tmp_path / "report")
     assert [(s.section, s.reason) for s in summary.skipped] == [
         (
-            "2. Variant balance: joker and stale-colour rates",
+            "Variant balance: joker and stale-colour rates",
             "no turn log (--no-turn-log) for: all games",
         ),
         (
-            "3. Tile count against player count: symbol cards acting as jokers",
+            "Tile count against player count: symbol cards acting as jokers",
             "no turn log (--no-turn-log) for: all games",
         ),
-        ("4. Game flow", "no run has a turn log (--no-turn-log)"),
+        ("Game flow", "no run has a turn log (--no-turn-log)"),
     ]
-    assert "## 4. Game flow" not in md and "## 1. Mission values" in md
+    assert "## Game flow" not in md and "## Mission values" in md
     assert "- 4. Game flow: no run has a turn log (--no-turn-log)" in md
 
 

@@ -1,8 +1,8 @@
-"""Sanssouci runs as one labelled dataset: every row carries its arm.
+"""Runs of one game as one labelled dataset: every row carries its arm.
 
-An arm is one game design: player count, variants, tile set, strategy line-up by
-seat, garden-side policy and component data. Runs of the same design are pooled;
-different designs are kept apart and labelled by what differs between them.
+An arm is one game design: player count, the game's options, strategy line-up by
+seat and component data. Runs of the same design are pooled; different designs
+are kept apart, labelled by their experiment arm names or by what differs.
 """
 
 from __future__ import annotations
@@ -16,54 +16,28 @@ import polars as pl
 
 from sanssim.analysis.errors import ReportError
 from sanssim.analysis.load import Run, discover, open_run
+from sanssim.errors import SanssimError
+from sanssim.games import DEFAULT_GAME, GameType, get_game
+from sanssim.strategies import short_spec
 
-RESULT_COLUMNS = [
-    "game_id",
-    "n_players",
-    "expansion",
-    "duplicate_reshuffle",
-    "tile_set",
-    "seat",
-    "strategy",
-    "garden_side",
-    "expansion_side",
-    "mission_a",
-    "mission_b",
-    "noble_points",
-    "expansion_points",
-    "row_bonus",
-    "column_bonus",
-    "mission_points",
-    "total",
-    "gardeners",
-    "rows_completed",
-    "columns_completed",
-    "noble_rows",
-    "winner",
-]
-# Not in the run-format spec, used when present: all duplicate-reshuffle redraws of a game,
+# Results columns every game writes (the run format's common columns).
+COMMON_COLUMNS = ["game_id", "n_players", "seat", "strategy", "total", "rank", "winner"]
+# Not in every run, used when present: Sanssouci's duplicate-reshuffle redraws of a game,
 # those at setup included (the turn log has only those after refills).
 OPTIONAL_COLUMNS = {"reshuffles": pl.Int64}
-SOURCES = ["noble_points", "expansion_points", "row_bonus", "column_bonus", "mission_points"]
-DESIGN = [
-    "n_players",
-    "expansion",
-    "duplicate_reshuffle",
-    "tile_set",
-    "lineup",
-    "policy",
-    "components",
-]
 
 
 @dataclass(frozen=True)
 class Dataset:
+    """Runs of one game as labelled arms. `design` names what makes an arm: the player
+    count, the game's options, the strategy line-up and the component data."""
+
+    game_type: GameType
     runs: list[Run]
-    arms: pl.DataFrame  # one row per arm: arm, DESIGN columns, strategies, games, runs
+    design: list[str]
+    arms: pl.DataFrame  # one row per arm: arm, design columns, strategies, games, runs
     results: pl.LazyFrame  # results rows with `run` and `arm`
     turns: pl.LazyFrame | None  # turn rows with `run` and `arm`, of runs that logged turns
-    side_columns: pl.DataFrame  # run, garden_side, symbol, col
-    expansion_boards: pl.DataFrame  # run, expansion_side, board
 
     @property
     def arm_labels(self) -> list[str]:
@@ -80,8 +54,9 @@ class Dataset:
         )
 
 
-def variant_name(expansion: bool, reshuffle: bool) -> str:
-    names = [n for n, on in (("expansion", expansion), ("duplicate_reshuffle", reshuffle)) if on]
+def variant_name(game_type: GameType, arm: dict) -> str:
+    """The on/off options in force (`expansion+duplicate_reshuffle`), `base` for none."""
+    names = [o.name for o in game_type.options if o.kind is bool and arm.get(o.name)]
     return "+".join(names) or "base"
 
 
@@ -89,56 +64,64 @@ def _fingerprint(value: object) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:8]
 
 
-def _policy(run: Run) -> str:
-    """The garden-side policy as configured (`random`, one side id, or one per seat)."""
-    value = run.config.get("garden_sides", "random")
+def _design_value(value: object) -> str:
+    """An option's recorded value as one comparable text (lists as JSON)."""
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _component_tables(runs: list[Run]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    cols, boards = [], []
-    for i, run in enumerate(runs):
-        comps = run.manifest.get("components") or {}
-        try:
-            cols += [
-                (i, side["id"], symbol, c)
-                for side in comps["garden_sides"]
-                for c, symbol in enumerate(side["columns"])
-            ]
-            boards += [(i, e["id"], e["board"]) for e in comps.get("expansion_sides", [])]
-        except (KeyError, TypeError):
-            raise ReportError(f"{run.path}: manifest lacks the garden sides' columns") from None
-    schema_c = {"run": pl.Int32, "garden_side": pl.String, "symbol": pl.String, "col": pl.Int64}
-    schema_b = {"run": pl.Int32, "expansion_side": pl.String, "board": pl.Int64}
-    return (
-        pl.DataFrame(cols, schema=schema_c, orient="row"),
-        pl.DataFrame(boards, schema=schema_b, orient="row"),
-    )
+def _game_of(runs: list[Run]) -> GameType:
+    """The one game the runs play; a report never mixes games."""
+    names = {run.manifest.get("game", DEFAULT_GAME) for run in runs}
+    if len(names) > 1:
+        listed = "; ".join(f"{r.path.name}: {r.manifest.get('game', DEFAULT_GAME)}" for r in runs)
+        raise ReportError(f"a report covers one game, these runs play several ({listed})")
+    try:
+        return get_game(names.pop())
+    except SanssimError as exc:
+        raise ReportError(str(exc)) from None
 
 
-def _strategies(lineup: str) -> str:
-    """One name when every seat plays the same strategy, else the line-up by seat."""
-    seats = lineup.split(" | ")
-    return seats[0] if len(set(seats)) == 1 else lineup
+def _strategies(lineup: str, game: str) -> str:
+    """One label when every seat plays the same strategy, else the line-up by seat; each
+    strategy by name and its non-default parameters."""
+    seats = [short_spec(s, game) for s in lineup.split(" | ")]
+    return seats[0] if len(set(seats)) == 1 else " | ".join(seats)
 
 
-def _labels(designs: pl.DataFrame) -> list[str]:
-    """Name each arm by the design facets that differ between arms."""
+def _labels(game_type: GameType, designs: pl.DataFrame, names: list[str | None]) -> list[str]:
+    """Name each arm by its experiment arm name when it has one, else by the design facets
+    that differ between arms; strategies by name and non-default parameters only."""
+    if all(names) and len(set(names)) == len(names):
+        return names  # type: ignore[return-value]
+    rows = designs.to_dicts()
     facets = {
-        "players": [f"{n}p" for n in designs["n_players"]],
-        "variant": [
-            variant_name(e, d)
-            for e, d in zip(designs["expansion"], designs["duplicate_reshuffle"], strict=True)
-        ],
-        "tiles": [f"tiles {t}" for t in designs["tile_set"]],
-        "strategies": [_strategies(lineup) for lineup in designs["lineup"]],
-        "sides": [f"sides {p}" for p in designs["policy"]],
-        "components": [f"components {c}" for c in designs["components"]],
+        "players": [f"{r['n_players']}p" for r in rows],
+        "variant": [variant_name(game_type, r) for r in rows],
+        **{
+            o.name: [f"{o.report_label} {r[o.name]}" for r in rows]
+            for o in game_type.options
+            if o.kind is not bool
+        },
+        "strategies": [_strategies(r["lineup"], game_type.name) for r in rows],
+        "components": [r["components"] for r in rows],
     }
     varying = [v for v in facets.values() if len(set(v)) > 1]
     if not varying:
         return ["all games"] * designs.height
     return [", ".join(parts) for parts in zip(*varying, strict=True)]
+
+
+def _arm_name(run: Run) -> str | None:
+    """The arm's name in its experiment file, when the run is an experiment's arm."""
+    index = run.path.parent / "index.json"
+    if not index.is_file():
+        return None
+    try:
+        arms = json.loads(index.read_text(encoding="utf-8")).get("arms", [])
+    except (OSError, ValueError, AttributeError):
+        return None
+    names = {a.get("path"): a.get("name") for a in arms if isinstance(a, dict)}
+    return names.get(run.path.name)
 
 
 def _check_overlap(runs: list[Run], arm_runs: list[list[int]]) -> None:
@@ -174,43 +157,63 @@ def _with_arm(frame: pl.LazyFrame, run: int, arms: pl.DataFrame, on: pl.LazyFram
 
 
 def load_dataset(paths: list[Path]) -> Dataset:
-    runs = [open_run(p, RESULT_COLUMNS) for p in discover(paths)]
+    found = discover(paths)
+    runs = [open_run(p, COMMON_COLUMNS) for p in found]
+    game_type = _game_of(runs)
+    options = [o.name for o in game_type.options]
+    design = ["n_players", *options, "lineup", "components"]
+    # Options the results rows carry (Sanssouci's variants) come from there; the others
+    # from each run's manifest.
+    wanted = [c for c in game_type.result_schema if c != "run_id"]
     frames = []
     for i, run in enumerate(runs):
+        present = run.results.collect_schema().names()
+        extra = {name: dtype for name, dtype in OPTIONAL_COLUMNS.items() if name not in wanted}
         frames.append(
             run.results.select(
-                *RESULT_COLUMNS,
                 *(
-                    pl.col(name)
-                    if name in run.results.collect_schema()
-                    else pl.lit(None, dtype).alias(name)
-                    for name, dtype in OPTIONAL_COLUMNS.items()
+                    pl.col(name) if name in present else pl.lit(None, dtype).alias(name)
+                    for name, dtype in (
+                        *((c, game_type.result_schema[c]) for c in wanted),
+                        *extra.items(),
+                    )
                 ),
             ).with_columns(
                 run=pl.lit(i, pl.Int32),
                 lineup=_lineup(run.results),
-                policy=pl.lit(_policy(run)),
-                components=pl.lit(_fingerprint(run.manifest.get("components"))),
+                components=pl.lit(_components_label(game_type, run)),
+                **{
+                    name: pl.lit(run.config.get(name))
+                    if isinstance(run.config.get(name), bool)
+                    else pl.lit(_design_value(run.config.get(name)))
+                    for name in options
+                    if name not in present
+                },
             )
         )
     designs = (
         pl.concat(frames, how="vertical_relaxed")
         .filter(pl.col("seat") == 0)
-        .group_by(DESIGN)
+        .group_by(design)
         .agg(games=pl.len(), runs=pl.col("run").unique().sort())
-        .sort(["n_players", "tile_set", "expansion", "duplicate_reshuffle", "lineup", "policy"])
+        .sort(design)
         .collect(engine="streaming")
     )
+    names = [
+        "+".join(sorted({_arm_name(runs[i]) or "" for i in members})) or None
+        for members in designs["runs"]
+    ]
     arms = designs.with_columns(
-        arm=pl.Series(_labels(designs)),
+        arm=pl.Series(_labels(game_type, designs, names), dtype=pl.String),
         strategies=pl.Series(
-            [_strategies(lineup) for lineup in designs["lineup"]], dtype=pl.String
+            [_strategies(lineup, game_type.name) for lineup in designs["lineup"]],
+            dtype=pl.String,
         ),
     )
     if arms["arm"].n_unique() < arms.height:  # same facets, e.g. two line-ups with equal names
         arms = arms.with_columns(arm=pl.format("{} #{}", "arm", pl.int_range(pl.len()) + 1))
     _check_overlap(runs, arms["runs"].to_list())
-    design_arm = arms.lazy().select([*DESIGN, "arm"])
+    design_arm = arms.lazy().select([*design, "arm"])
     labelled = [_with_arm(frame, i, arms, design_arm) for i, frame in enumerate(frames)]
     results = pl.concat(labelled, how="vertical_relaxed")
     logged = [
@@ -224,5 +227,19 @@ def load_dataset(paths: list[Path]) -> Dataset:
         if run.turns is not None
     ]
     turns = pl.concat(logged, how="diagonal_relaxed") if logged else None
-    side_columns, boards = _component_tables(runs)
-    return Dataset(runs, arms, results, turns, side_columns, boards)
+    return Dataset(game_type, runs, design, arms, results, turns)
+
+
+def _components_label(game_type: GameType, run: Run) -> str:
+    """`default components`, or the user's file by name (and a short hash, which tells two
+    files of the same name apart)."""
+    recorded = run.manifest.get("components")
+    try:
+        default = game_type.load_components().to_dict()
+    except SanssimError:
+        default = None
+    if recorded == default:
+        return "default components"
+    source = run.manifest.get("components_file")
+    name = Path(source).name if isinstance(source, str) else "custom"
+    return f"components {name} ({_fingerprint(recorded)})"

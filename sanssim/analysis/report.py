@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,14 +9,23 @@ from pathlib import Path
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import balance, flow
+from sanssim.analysis import generic
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
-from sanssim.analysis.document import Block, Bullets, Heading, Para, Table, to_html, to_markdown
+from sanssim.analysis.document import (
+    Block,
+    Bullets,
+    Figure,
+    Heading,
+    Para,
+    Table,
+    to_html,
+    to_markdown,
+)
 from sanssim.analysis.errors import ReportError
 from sanssim.analysis.section import Context, Skipped
-from sanssim.games.sanssouci import missions, tiles
 
-SECTIONS = (missions.build, balance.build, tiles.build, flow.build)
+# Figures shown with the key findings at the top, when a section made them.
+HEADLINE_FIGURES = ("seat_advantage", "missions_rank", "variant_effects", "score_distribution")
 
 
 @dataclass(frozen=True)
@@ -51,28 +59,38 @@ def _write(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
     data = load_dataset(runs)
     _prepare(out)
     ctx = Context(data, out)
-    sections = [build(ctx) for build in SECTIONS]
+    builders = [*generic.SECTIONS, *data.game_type.report_sections()]
+    sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
-    blocks = _provenance(data, command, skipped)
     findings = [f for section in sections for f in section.findings]
+    games = int(data.arms["games"].sum())
+    arms = data.arm_labels
+    blocks: list[Block] = [
+        Para(
+            f"{games:,} simulated games of {data.game_type.title} in {len(arms)} "
+            f"arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. Every estimate has its "
+            "sample size and a 95% confidence interval in brackets; a difference is called "
+            "one only when its interval excludes zero. Provenance (runs, commands, versions, "
+            "full strategy parameters) is at the end."
+        )
+    ]
     if findings:
-        blocks += [
-            Heading(2, "Key findings"),
-            Para(
-                "The headline comparisons of the sections below; a difference is called "
-                "higher or lower only when its 95% interval excludes zero."
-            ),
-            Bullets(findings),
-        ]
+        blocks += [Heading(2, "Key findings"), Bullets(findings)]
+    shown = {b.file for section in sections for b in section.blocks if isinstance(b, Figure)}
+    headline = [
+        next(b for sec in sections for b in sec.blocks if isinstance(b, Figure) and b.file == f)
+        for f in (f"{name}.png" for name in HEADLINE_FIGURES)
+        if f in shown
+    ][:3]
+    blocks += headline
     for section in sections:
-        blocks += section.blocks
-    title = "Sanssouci simulation report"
+        blocks += [b for b in section.blocks if b not in headline]
+    blocks += _provenance(data, command, skipped)
+    title = f"{data.game_type.title} simulation report"
     md, html = out / "report.md", out / "report.html"
     md.write_text(to_markdown([Heading(1, title), *blocks]))
     html.write_text(to_html([Heading(1, title), *blocks], out, title))
-    return ReportSummary(
-        [md, html, *ctx.figures], skipped, int(data.arms["games"].sum()), data.arm_labels
-    )
+    return ReportSummary([md, html, *ctx.figures], skipped, games, arms)
 
 
 def _prepare(out: Path) -> None:
@@ -83,24 +101,10 @@ def _prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def _strategy_text(value: object) -> str:
-    """Strategy specs by seat from the manifest, whatever form the runner wrote them in."""
-    if isinstance(value, list):
-        return " | ".join(
-            v.get("spec", json.dumps(v)) if isinstance(v, dict) else str(v) for v in value
-        )
-    return "see arms" if value is None else str(value)
-
-
 def _run_facts(data: Dataset) -> list[list[str]]:
     rows = []
     for run in data.runs:
         config = run.config
-        variants = ", ".join(
-            f"{key} {json.dumps(config[key]) if not isinstance(config[key], str) else config[key]}"
-            for key in ("expansion", "duplicate_reshuffle", "tile_set", "garden_sides")
-            if key in config
-        )
         rows.append(
             [
                 str(run.path),
@@ -108,8 +112,6 @@ def _run_facts(data: Dataset) -> list[list[str]]:
                 str(config.get("seed", "?")),
                 str(run.games),
                 str(run.failures),
-                _strategy_text(config.get("strategies")),
-                variants or "see arms",
                 " ".join(map(shlex.quote, run.manifest.get("command", []))) or "?",
             ]
         )
@@ -118,26 +120,9 @@ def _run_facts(data: Dataset) -> list[list[str]]:
 
 def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> list[Block]:
     arms = data.arms
+    game_type = data.game_type
+    valued = [o for o in game_type.options if o.kind is not bool]
     blocks: list[Block] = [
-        Para(f"Written by sanssim {__version__} with: `{' '.join(map(shlex.quote, command))}`"),
-        Para(
-            "Every estimate is given with its sample size and a 95% confidence interval in "
-            "brackets. A difference is called a difference only when its interval excludes zero."
-        ),
-        Heading(2, "Runs"),
-        Table(
-            [
-                "run",
-                "sanssim",
-                "seed",
-                "games",
-                "failed games",
-                "strategies",
-                "variants",
-                "command",
-            ],
-            _run_facts(data),
-        ),
         Heading(2, "Arms compared"),
         Para(
             "An arm is one game design. Runs with the same design are pooled; different designs "
@@ -148,9 +133,9 @@ def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> li
                 "arm",
                 "players",
                 "variant",
-                "tile set",
-                "strategies by seat",
-                "garden sides",
+                *(o.report_label for o in valued),
+                "strategies",
+                "components",
                 "games",
                 "runs",
             ],
@@ -158,10 +143,10 @@ def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> li
                 [
                     a["arm"],
                     str(a["n_players"]),
-                    variant_name(a["expansion"], a["duplicate_reshuffle"]),
-                    a["tile_set"],
-                    a["lineup"],
-                    a["policy"],
+                    variant_name(game_type, a),
+                    *(str(a[o.name]) for o in valued),
+                    a["strategies"],
+                    a["components"],
                     str(a["games"]),
                     ", ".join(data.runs[i].path.name for i in a["runs"]),
                 ]
@@ -174,4 +159,14 @@ def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> li
             Heading(2, "Skipped"),
             Bullets([f"{s.section}: {s.reason}" for s in skipped]),
         ]
+    blocks += [
+        Heading(2, "Provenance"),
+        Para(f"Written by sanssim {__version__} with: `{' '.join(map(shlex.quote, command))}`"),
+        Table(
+            ["run", "sanssim", "seed", "games", "failed games", "command"],
+            _run_facts(data),
+        ),
+        Para("Full strategy specs by seat, every parameter spelled out:"),
+        Bullets(sorted({f"{a['strategies']}: {a['lineup']}" for a in arms.to_dicts()})),
+    ]
     return blocks

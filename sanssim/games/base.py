@@ -40,6 +40,11 @@ class Option:
     default: OptionValue
     help: str
     choices: tuple[str, ...] = ()
+    label: str = ""  # how reports name it before its value (default: its name in words)
+
+    @property
+    def report_label(self) -> str:
+        return self.label or self.name.replace("_", " ")
 
     @property
     def flag(self) -> str:

@@ -27,6 +27,8 @@ from sanssim.games.sanssouci import (
 from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_SLOTS, Game, square
 
 GAME = "sanssouci"
+# The results columns that add up to `total`.
+SOURCES = ("noble_points", "expansion_points", "row_bonus", "column_bonus", "mission_points")
 
 RESULT_SCHEMA: dict[str, pl.DataType] = {
     "run_id": pl.String(),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import polars as pl
 
-from sanssim.analysis.dataset import SOURCES
+from sanssim.analysis.dataset import Dataset
+from sanssim.analysis.errors import ReportError
 from sanssim.games.sanssouci import COLOURS
+from sanssim.games.sanssouci.log import SOURCES
 
 SOURCE_NAMES = {
     "noble_points": "noble moves",
@@ -51,3 +53,31 @@ def winning_margin() -> pl.Expr:
     """Per game (as an aggregation): winner's score minus the runner-up's."""
     totals = pl.col("total").sort(descending=True)
     return totals.first() - totals.get(1)
+
+
+def side_columns(data: Dataset) -> pl.DataFrame:
+    """run, garden_side, symbol, col: where each symbol stands on each garden side of each
+    run's component data (missions score the noble of the symbol's column)."""
+    rows = []
+    for i, run in enumerate(data.runs):
+        try:
+            rows += [
+                (i, side["id"], symbol, c)
+                for side in run.manifest["components"]["garden_sides"]
+                for c, symbol in enumerate(side["columns"])
+            ]
+        except (KeyError, TypeError):
+            raise ReportError(f"{run.path}: manifest lacks the garden sides' columns") from None
+    schema = {"run": pl.Int32, "garden_side": pl.String, "symbol": pl.String, "col": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def expansion_boards(data: Dataset) -> pl.DataFrame:
+    """run, expansion_side, board: which board each expansion side is printed on."""
+    rows = [
+        (i, e["id"], e["board"])
+        for i, run in enumerate(data.runs)
+        for e in (run.manifest.get("components") or {}).get("expansion_sides", [])
+    ]
+    schema = {"run": pl.Int32, "expansion_side": pl.String, "board": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row")

@@ -9,8 +9,9 @@ from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table
 from sanssim.games.sanssouci import SYMBOLS
+from sanssim.games.sanssouci.measures import side_columns
 
-TITLE = "1. Mission values"
+TITLE = "Mission values"
 MAX_POINTS = 6
 
 
@@ -37,7 +38,7 @@ def holdings(ctx: Context) -> pl.LazyFrame:
         )
         .explode("mission")
         .join(
-            ds.side_columns.lazy().rename({"symbol": "mission"}),
+            side_columns(ds).lazy().rename({"symbol": "mission"}),
             on=["run", "garden_side", "mission"],
         )
         .with_columns(

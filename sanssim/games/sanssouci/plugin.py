@@ -43,15 +43,16 @@ class Sanssouci(GameType):
     options = (
         Option("expansion", bool, False, "play the advanced game (expansion boards)"),
         Option("duplicate_reshuffle", bool, False, "house rule: redraw matching pairs"),
-        Option("tile_set", str, None, "tiles used", TILE_SETS),
+        Option("tile_set", str, None, "tiles used", TILE_SETS, label="tiles"),
         Option(
             "garden_sides",
             str,
             RANDOM_SIDES,
             "`random`, one side id for every seat, or one id per seat (`1A,2B,...`)",
+            label="sides",
         ),
     )
-    sources = ("noble_points", "expansion_points", "row_bonus", "column_bonus", "mission_points")
+    sources = log.SOURCES
     result_schema = log.RESULT_SCHEMA
     turn_schema = log.TURN_SCHEMA
 
@@ -143,8 +144,7 @@ class Sanssouci(GameType):
         ]
 
     def report_sections(self) -> tuple:
-        from sanssim.analysis import balance, flow
-        from sanssim.games.sanssouci import missions, tiles
+        from sanssim.games.sanssouci import balance, flow, missions, tiles
 
         return (missions.build, balance.build, tiles.build, flow.build)
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import polars as pl
 
 from sanssim.analysis import figures, fmt
-from sanssim.analysis.dataset import DESIGN
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section, skipped_without_turns
 from sanssim.analysis.stats import mean_table, rate_table
 from sanssim.games.sanssouci import TILE_SETS
 from sanssim.games.sanssouci.measures import PLAYER, PLAYER_NAMES, is_symbol_card
 
-TITLE = "3. Tile count against player count"
+TITLE = "Tile count against player count"
 EFFECTS = ("gardeners", "rows_completed", "columns_completed", "noble_depth", "total")
 MEASURES = [
     "gardeners",
@@ -97,7 +96,7 @@ def _effects(
     data = player if wild is None else player.join(wild, on="arm", how="left")
     rows = []
     for factor, fixed in (("tile_set", "n_players"), ("n_players", "tile_set")):
-        others = [c for c in (*DESIGN, "strategies") if c not in (factor, "lineup")]
+        others = [c for c in (*ctx.data.design, "strategies") if c not in (factor, "lineup")]
         pairs = arms.join(arms, on=others, suffix="_b").filter(
             pl.col(factor) < pl.col(f"{factor}_b")
         )
@@ -136,7 +135,7 @@ def _figure(ctx: Context, player: pl.DataFrame, wild: pl.DataFrame | None) -> Fi
     """Panels per measure; x = tile set, one line per group of arms equal but for tile set."""
     arms = ctx.data.arms
     sets = [t for t in TILE_SETS if t in set(arms["tile_set"])]
-    others = [c for c in DESIGN if c != "tile_set"]
+    others = [c for c in ctx.data.design if c != "tile_set"]
     groups = arms.group_by(others, maintain_order=True).agg("arm", "tile_set")
     data = player if wild is None else player.join(wild, on="arm", how="left")
     panels: dict[str, list[figures.Series]] = {}

@@ -9,7 +9,7 @@ from sanssim.analysis.document import Block, Figure, Heading, Para
 from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.analysis.stats import mean_table
 
-TITLE = "4. Game flow"
+TITLE = "Game flow"
 MAX_GAMES = 20_000  # per run: enough for tight intervals, bounded memory for the windows
 PLAYER_GAME = ["run", "game_id", "seat"]
 

@@ -1,11 +1,10 @@
-"""Section 2: seat advantage, variants side by side, garden and expansion sides."""
+"""Section 2: variants side by side, garden and expansion sides."""
 
 from __future__ import annotations
 
 import polars as pl
 
 from sanssim.analysis import figures, fmt
-from sanssim.analysis.dataset import DESIGN, SOURCES
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.analysis.stats import (
@@ -20,19 +19,19 @@ from sanssim.games.sanssouci.measures import (
     PLAYER,
     PLAYER_NAMES,
     SOURCE_NAMES,
+    expansion_boards,
     is_symbol_card,
     stale_colours,
     winning_margin,
 )
 from sanssim.games.sanssouci.missions import win_share
 
-TITLE = "2. Variant balance"
+TITLE = "Variant balance"
 
 
 def build(ctx: Context) -> Section:
     findings: list[str] = []
     blocks: list[Block] = [Heading(2, TITLE)]
-    blocks += _seats(ctx, findings)
     variants, skipped = _variants(ctx, findings)
     blocks += variants
     blocks += _sides(ctx, "garden_side", "Garden sides")
@@ -40,75 +39,6 @@ def build(ctx: Context) -> Section:
         blocks += _sides(ctx, "expansion_side", "Expansion sides")
         blocks += _side_choice(ctx)
     return Section(blocks, skipped, findings)
-
-
-def _seats(ctx: Context, findings: list[str]) -> list[Block]:
-    """Win rate by seat against the fair 1/n, with a goodness-of-fit test per arm."""
-    res = ctx.data.results.with_columns(win=win_share())
-    wins = rate_table(res, ["arm", "n_players", "seat"], {"win": pl.col("win")})
-    scores = mean_table(res, ["arm", "seat"], {"total": pl.col("total")})
-    table = wins.join(scores, on=["arm", "seat"]).with_columns(
-        fair=1 / pl.col("n_players"),
-        excess_p=pl.col("win_p") - 1 / pl.col("n_players"),
-        excess_lo=pl.col("win_lo") - 1 / pl.col("n_players"),
-        excess_hi=pl.col("win_hi") - 1 / pl.col("n_players"),
-    )
-    blocks: list[Block] = [
-        Heading(3, "Seat (turn-order) advantage"),
-        Para(
-            "Win rate by seat (seat 0 plays first; shared wins are split) against the fair "
-            "share 1/players, with a chi-square goodness-of-fit test of the wins per seat."
-        ),
-    ]
-    arms = ctx.data.arms
-    mixed = set(arms.filter(pl.col("strategies").str.contains(" | ", literal=True))["arm"])
-    rows = []
-    for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels):
-        stat, df, p = chi2_gof(part["win_k"].to_list(), (part["win_n"] * part["fair"]).to_list())
-        verdict = "seat order matters" if p < ALPHA else "no clear seat effect"
-        if arm in mixed:
-            verdict += " (but seats play different strategies, so this mixes turn order with "
-            verdict += "strategy strength)"
-        first = part.row(0, named=True)
-        findings.append(
-            f"Seats, {arm} ({first['win_n']} games): the first player wins "
-            f"{fmt.pct(first, 'win')} against a fair "
-            f"{100 * first['fair']:.1f}%; seat test {fmt.pval(p)}: {verdict}."
-        )
-        for r in part.iter_rows(named=True):
-            rows.append(
-                [
-                    arm,
-                    str(r["seat"]),
-                    str(r["win_n"]),
-                    fmt.pct(r, "win"),
-                    f"{100 * r['fair']:.1f}%",
-                    fmt.ci(r, "total"),
-                    f"χ²({df}) = {stat:.1f}, {fmt.pval(p)}: {verdict}" if r["seat"] == 0 else "",
-                ]
-            )
-    blocks.append(Table(["arm", "seat", "games", "win rate", "fair", "mean score", "test"], rows))
-    seats = list(range(int(table["seat"].max()) + 1))
-    series = [
-        figures.series(arm, part, "seat", seats, "excess", ctx.colour(arm), 100, "p")
-        for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels)
-    ]
-    fig = ctx.figure("seat_advantage")
-    figures.intervals(
-        fig,
-        "Win rate by seat minus the fair share 1/players",
-        [f"seat {s}" for s in seats],
-        series,
-        "win rate − 1/players (percentage points, 95% CI)",
-        reference=0.0,
-    )
-    blocks.append(
-        Figure(
-            fig.name,
-            "Seat advantage: points right of the dashed line win more often than their fair share.",
-        )
-    )
-    return blocks
 
 
 def _player_measures(ctx: Context) -> pl.DataFrame:
@@ -172,7 +102,10 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
         ["spread of final score (sd)", *(_sd_interval(by_arm[a], "total") for a in arms)],
         ["winning margin (points)", *(fmt.ci(by_arm[a], "margin") for a in arms)],
         ["first player's win rate", *(fmt.pct(by_arm[a], "first") for a in arms)],
-        *([PLAYER_NAMES[s], *(fmt.ci(by_arm[a], s) for a in arms)] for s in SOURCES),
+        *(
+            [PLAYER_NAMES[s], *(fmt.ci(by_arm[a], s) for a in arms)]
+            for s in ctx.data.game_type.sources
+        ),
         ["gardeners placed", *(fmt.ci(by_arm[a], "gardeners") for a in arms)],
     ]
     skipped = []
@@ -206,11 +139,14 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
     figures.intervals(
         fig,
         "Points by source",
-        [SOURCE_NAMES[s] for s in SOURCES],
+        [SOURCE_NAMES[s] for s in ctx.data.game_type.sources],
         [
             figures.Series(
                 a,
-                *([by_arm[a][f"{s}_{k}"] for s in SOURCES] for k in ("mean", "lo", "hi")),
+                *(
+                    [by_arm[a][f"{s}_{k}"] for s in ctx.data.game_type.sources]
+                    for k in ("mean", "lo", "hi")
+                ),
                 colour=ctx.colour(a),
             )
             for a in arms
@@ -244,7 +180,7 @@ def _against_base(
     metrics = player if turn is None else player.join(turn, on="arm", how="left")
     rows = []
     for variant in ("expansion", "duplicate_reshuffle"):
-        others = [c for c in DESIGN if c != variant]
+        others = [c for c in ctx.data.design if c != variant]
         pairs = arms.filter(pl.col(variant)).join(
             arms.filter(~pl.col(variant)), on=others, suffix="_off"
         )
@@ -331,7 +267,7 @@ def _sides(ctx: Context, column: str, title: str) -> list[Block]:
 
 def _side_choice(ctx: Context) -> list[Block]:
     """Which side of the dealt expansion board players choose."""
-    boards = ctx.data.expansion_boards.lazy()
+    boards = expansion_boards(ctx.data).lazy()
     chosen = ctx.data.results.filter(pl.col("expansion_side").is_not_null()).join(
         boards, on=["run", "expansion_side"]
     )

@@ -1,0 +1,221 @@
+"""Report sections for every game, from the columns every game logs.
+
+Results: `seat`, `strategy`, `total`, `rank`, `winner` (and the game's declared
+sources of points); turns: `turn`, `round`, `seat`, `score`.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from sanssim.analysis import figures, fmt
+from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.section import Context, Section
+from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
+
+TITLE = "Balance for every game"
+
+
+def win_share() -> pl.Expr:
+    """1 for a sole winner, 1/k for each of k tied winners: shares sum to one per game."""
+    wins = pl.col("winner").cast(pl.Float64)
+    return wins / wins.sum().over("run", "game_id")
+
+
+def margin() -> pl.Expr:
+    """Per game: the winning total minus the best total of the other sides (0 on a tie).
+
+    Teammates share a total, so the best other total is the best total below the
+    winners' (or equal to it when the top is shared between sides)."""
+    top = pl.col("total").max()
+    winners = pl.col("winner")
+    others = pl.col("total").filter(~winners).max()
+    return pl.when(winners.sum() < pl.len()).then(top - others).otherwise(0)
+
+
+def build(ctx: Context) -> Section:
+    findings: list[str] = []
+    blocks: list[Block] = [Heading(2, TITLE)]
+    blocks += _seats(ctx, findings)
+    blocks += _scores(ctx, findings)
+    blocks += _length(ctx)
+    blocks += _sources(ctx)
+    return Section(blocks, [], findings)
+
+
+def _seat_finding(arm: str, first: dict, seats: int, p: float, verdict: str) -> str:
+    own = fmt.pct(first, "win")
+    fair = f"{100 * first['fair']:.1f}%"
+    excluded = not first["win_lo"] <= first["fair"] <= first["win_hi"]
+    text = (
+        f"Seats, {arm} ({first['win_n']} games): the first player wins {own} against a "
+        f"fair {fair}; across all {seats} seats the test gives {fmt.pval(p)}: {verdict}."
+    )
+    if excluded and p >= ALPHA:
+        text += (
+            " The first seat's own interval excludes the fair share but the test across "
+            "seats does not: with several seats that is weak evidence of a first-player edge."
+        )
+    return text
+
+
+def _seats(ctx: Context, findings: list[str]) -> list[Block]:
+    """Win rate by seat against the fair 1/n, with a goodness-of-fit test per arm."""
+    res = ctx.data.results.with_columns(win=win_share())
+    wins = rate_table(res, ["arm", "n_players", "seat"], {"win": pl.col("win")})
+    scores = mean_table(res, ["arm", "seat"], {"total": pl.col("total")})
+    table = wins.join(scores, on=["arm", "seat"]).with_columns(
+        fair=1 / pl.col("n_players"),
+        excess_p=pl.col("win_p") - 1 / pl.col("n_players"),
+        excess_lo=pl.col("win_lo") - 1 / pl.col("n_players"),
+        excess_hi=pl.col("win_hi") - 1 / pl.col("n_players"),
+    )
+    blocks: list[Block] = [
+        Heading(3, "Seat (turn-order) advantage"),
+        Para(
+            "Win rate by seat (seat 0 plays first; shared wins are split) against the fair "
+            "share 1/players, with a chi-square goodness-of-fit test of the wins per seat. "
+            "The two answer different questions: a seat's interval compares that one seat "
+            "with its fair share, the test asks whether the seats differ at all, all seats "
+            "together. With several seats one interval in twenty misses its target by chance, "
+            "so a lone interval that just excludes the fair share while the test does not "
+            "reject is weak evidence."
+        ),
+    ]
+    arms = ctx.data.arms
+    mixed = set(arms.filter(pl.col("strategies").str.contains(" | ", literal=True))["arm"])
+    rows = []
+    for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels):
+        stat, df, p = chi2_gof(part["win_k"].to_list(), (part["win_n"] * part["fair"]).to_list())
+        verdict = "seat order matters" if p < ALPHA else "no clear seat effect"
+        if arm in mixed:
+            verdict += " (but seats play different strategies, so this mixes turn order with "
+            verdict += "strategy strength)"
+        first = part.row(0, named=True)
+        findings.append(_seat_finding(arm, first, len(part), p, verdict))
+        for r in part.iter_rows(named=True):
+            rows.append(
+                [
+                    arm,
+                    str(r["seat"]),
+                    str(r["win_n"]),
+                    fmt.pct(r, "win"),
+                    f"{100 * r['fair']:.1f}%",
+                    fmt.ci(r, "total"),
+                    f"χ²({df}) = {stat:.1f}, {fmt.pval(p)}: {verdict}" if r["seat"] == 0 else "",
+                ]
+            )
+    blocks.append(Table(["arm", "seat", "games", "win rate", "fair", "mean score", "test"], rows))
+    seats = list(range(int(table["seat"].max()) + 1))
+    series = [
+        figures.series(arm, part, "seat", seats, "excess", ctx.colour(arm), 100, "p")
+        for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels)
+    ]
+    fig = ctx.figure("seat_advantage")
+    figures.intervals(
+        fig,
+        "Win rate by seat minus the fair share 1/players",
+        [f"seat {s}" for s in seats],
+        series,
+        "win rate − 1/players (percentage points, 95% CI)",
+        reference=0.0,
+    )
+    blocks.append(
+        Figure(
+            fig.name,
+            "Seat advantage: points right of the dashed line win more often than their fair share.",
+        )
+    )
+    return blocks
+
+
+def _scores(ctx: Context, findings: list[str]) -> list[Block]:
+    """Final scores, winning scores and margins per arm."""
+    games = ctx.data.results.group_by("arm", "run", "game_id").agg(
+        winning=pl.col("total").max(), margin=margin()
+    )
+    per_player = mean_table(ctx.data.results, ["arm"], {"total": pl.col("total")})
+    per_game = mean_table(
+        games, ["arm"], {"winning": pl.col("winning"), "margin": pl.col("margin")}
+    )
+    ties = rate_table(games, ["arm"], {"tie": pl.col("margin") == 0})
+    table = per_player.join(per_game, on="arm").join(ties, on="arm")
+    rows = []
+    for r in table.iter_rows(named=True):
+        rows.append(
+            [
+                r["arm"],
+                str(r["total_n"]),
+                fmt.ci(r, "total"),
+                str(r["winning_n"]),
+                fmt.ci(r, "winning"),
+                fmt.ci(r, "margin"),
+                fmt.pct(r, "tie"),
+            ]
+        )
+        findings.append(
+            f"Scores, {r['arm']} ({r['winning_n']} games): winners score {fmt.ci(r, 'winning')} "
+            f"and win by {fmt.ci(r, 'margin')} points; {fmt.pct(r, 'tie')} of games end with "
+            "the top total tied."
+        )
+    arms = ctx.data.arm_labels
+    series = [
+        figures.series(a, table.filter(pl.col("arm") == a), "arm", [a], name, ctx.colour(a))
+        for a in arms
+        for name in ("margin",)
+    ]
+    fig = ctx.figure("score_distribution")
+    figures.intervals(fig, "Winning margin by arm", arms, series, "points (95% CI)")
+    return [
+        Heading(3, "Scores and margins"),
+        Para(
+            "Mean final score per player (n = player-games), the winner's score and the "
+            "margin over the best other side per game (n = games), and how often the top "
+            "total is tied before any tie-break."
+        ),
+        Table(
+            ["arm", "players", "mean score", "games", "winning score", "margin", "top tied"],
+            rows,
+        ),
+        Figure(fig.name, "Winning margin: how far the winner finishes ahead, per arm."),
+    ]
+
+
+def _length(ctx: Context) -> list[Block]:
+    """Turns per game, from the turn log (rounds too)."""
+    turns = ctx.data.turns
+    if turns is None:
+        return []
+    per_game = turns.group_by("arm", "run", "game_id").agg(
+        turns=pl.len(), rounds=pl.col("round").max()
+    )
+    table = mean_table(per_game, ["arm"], {"turns": pl.col("turns"), "rounds": pl.col("rounds")})
+    rows = [
+        [r["arm"], str(r["turns_n"]), fmt.ci(r, "turns"), fmt.ci(r, "rounds")]
+        for r in table.iter_rows(named=True)
+    ]
+    return [
+        Heading(3, "Game length"),
+        Para("Turns and rounds per game, from the turn log (n = games with a turn log)."),
+        Table(["arm", "games", "turns", "rounds"], rows),
+    ]
+
+
+def _sources(ctx: Context) -> list[Block]:
+    """Mean points per player from each source the game declares."""
+    sources = list(ctx.data.game_type.sources)
+    if not sources:
+        return []
+    table = mean_table(ctx.data.results, ["arm"], {s: pl.col(s) for s in sources})
+    rows = [
+        [r["arm"], str(r[f"{sources[0]}_n"]), *(fmt.ci(r, s) for s in sources)]
+        for r in table.iter_rows(named=True)
+    ]
+    return [
+        Heading(3, "Points by source"),
+        Para("Mean points per player from each source of points (n = player-games)."),
+        Table(["arm", "players", *(s.replace("_", " ") for s in sources)], rows),
+    ]
+
+
+SECTIONS = (build,)
