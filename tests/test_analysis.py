@@ -333,7 +333,7 @@ def test_results_only_run_skips_turn_sections_and_says_why(
         ("Game flow", "no run has a turn log (--no-turn-log)"),
     ]
     assert "## Game flow" not in md and "## Mission values" in md
-    assert "- 4. Game flow: no run has a turn log (--no-turn-log)" in md
+    assert "- Game flow: no run has a turn log (--no-turn-log)" in md
 
 
 def test_mixed_line_up_splits_missions_by_strategy_and_qualifies_the_seat_test(
