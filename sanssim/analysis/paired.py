@@ -132,8 +132,9 @@ def _paired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFram
                 ((pl.col("d_hi") - pl.col("d_lo")) / (pl.col("w_hi") - pl.col("w_lo"))).alias(
                     "width_ratio"
                 ),
-                (pl.col("d_mean") / (pl.col("d_sd") / pl.col("d_n").cast(pl.Float64).sqrt()))
-                .alias("t"),
+                (pl.col("d_mean") / (pl.col("d_sd") / pl.col("d_n").cast(pl.Float64).sqrt())).alias(
+                    "t"
+                ),
                 (pl.col("d_n") - 1).cast(pl.Float64).alias("df"),
             )
         )

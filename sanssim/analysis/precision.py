@@ -23,10 +23,11 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from sanssim.analysis.stats import Z, t_quantile
+from sanssim.analysis.stats import t_quantile, z_quantile
 
 Kind = Literal["mean", "rate"]
 MIN_FIRST = 200
+LEVEL = 0.95
 MAX_SEATS = 6
 ARM = "arm"
 
@@ -127,10 +128,13 @@ class PairedTarget:
 @dataclass(frozen=True)
 class Rule:
     """Looks at `first`, 2 first, 4 first, ... and at `cap` games (the last look stops
-    whatever the widths). `first` below `MIN_FIRST` is refused: it under-covers."""
+    whatever the widths). `first` below `MIN_FIRST` is refused: it under-covers. `level` is
+    each target's confidence (raise it, e.g. by `multiple.per_comparison_alpha`, for targets
+    that must hold together)."""
 
     first: int = MIN_FIRST
     cap: int = 64 * MIN_FIRST
+    level: float = LEVEL
 
     def __post_init__(self) -> None:
         if self.first < MIN_FIRST or self.cap < 1:
@@ -149,31 +153,37 @@ def next_look(played: int, rule: Rule) -> int:
 
 
 def interval(
-    kind: Kind, n: int, sum1: np.ndarray | float, sum2: np.ndarray | float
+    kind: Kind,
+    n: int,
+    sum1: np.ndarray | float,
+    sum2: np.ndarray | float,
+    level: float = LEVEL,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Centre and half-width of the 95% interval from n values' sum and sum of squares,
+    """Centre and half-width of the `level` interval from n values' sum and sum of squares,
     vectorised over replications: Wilson for a rate (sum1 = successes, may be fractional),
     t for a mean. Wilson's centre is not the estimate: the interval is centre +- half."""
     s1, s2 = np.asarray(sum1, dtype=float), np.asarray(sum2, dtype=float)
+    upper = 1 - (1 - level) / 2
     if kind == "rate":
-        p, z2 = s1 / n, Z * Z
+        z = z_quantile(upper)
+        p, z2 = s1 / n, z * z
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = Z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        half = z / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
         return centre, half
     if n < 2:
         return s1 / max(n, 1), np.full(s1.shape, np.inf)
     sd = np.sqrt(np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1))
-    return s1 / n, t_quantile(0.975, n - 1) * sd / math.sqrt(n)
+    return s1 / n, t_quantile(upper, n - 1) * sd / math.sqrt(n)
 
 
-def achieved(values: np.ndarray | pl.Series, kind: Kind) -> dict[str, float]:
+def achieved(values: np.ndarray | pl.Series, kind: Kind, level: float = LEVEL) -> dict[str, float]:
     """n, estimate, lo, hi and half-width of one metric's per-game values (nulls dropped)."""
     x = np.asarray(pl.Series(values).drop_nulls().cast(pl.Float64).to_numpy())
     n = len(x)
     if n == 0:
         nan = math.nan
         return {"n": 0, "estimate": nan, "lo": nan, "hi": nan, "half_width": math.inf}
-    centre, half = (float(v) for v in interval(kind, n, x.sum(), (x * x).sum()))
+    centre, half = (float(v) for v in interval(kind, n, x.sum(), (x * x).sum(), level))
     return {
         "n": n,
         "estimate": float(x.mean()),
@@ -201,9 +211,10 @@ def should_stop(
             b = outcomes_so_far[target.arm_b].select("game_id", target.metric)
             both = a.join(b, on="game_id", suffix="_b")
             diff = both[target.metric] - both[f"{target.metric}_b"]
-            result = achieved(diff, "mean")
+            result = achieved(diff, "mean", rule.level)
         else:
-            result = achieved(outcomes_so_far[target.arm][target.metric], target.resolved_kind())
+            values = outcomes_so_far[target.arm][target.metric]
+            result = achieved(values, target.resolved_kind(), rule.level)
         result |= {"target": target.half_width, "met": result["half_width"] <= target.half_width}
         report[target.label] = result
     met = all(r["met"] for r in report.values())

@@ -82,9 +82,7 @@ def per_game(
     """Quality measures of every game with a turn log (see the module docstring). `by`:
     extra columns identifying a game's run or arm, present in both frames."""
     key = [*by, "game_id"]
-    res = _sided(
-        results.lazy().select(*key, "seat", "total", "winner", "n_players"), teams
-    )
+    res = _sided(results.lazy().select(*key, "seat", "total", "winner", "n_players"), teams)
     best_total, _ = _others("total", key)
     sides = (
         res.group_by(*key, "side")
