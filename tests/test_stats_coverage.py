@@ -538,20 +538,20 @@ def test_outcomes_registry_per_game():
 
 if __name__ == "__main__":
     start = time.perf_counter()
-    for measure in (
-        measure_wilson,
-        measure_t,
-        measure_paired,
-        measure_clustered,
-        measure_sequential,
-        measure_naive_sequential,
-        lambda: measure_sequential(level=1 - 0.05 / 4),
+    for prefix, measure in (
+        ("", measure_wilson),
+        ("", measure_t),
+        ("", measure_paired),
+        ("", measure_clustered),
+        ("rule: ", measure_sequential),
+        ("", measure_naive_sequential),
+        ("Bonferroni: ", lambda: measure_sequential(level=1 - 0.05 / 4)),
     ):
         for name, value in measure().items():
             if "width" in name:
-                print(f"{name:55s} {value:7.3f}")
+                print(f"{name:60s} {value:7.3f}")
                 continue
             cover, games = value if isinstance(value, tuple) else (value, None)
             extra = "" if games is None else f"  (mean games {games:.0f})"
-            print(f"{name:55s} {100 * cover:6.2f}%{extra}")
+            print(f"{prefix + name:60s} {100 * cover:6.2f}%{extra}")
     print(f"{REPS} replications each, {time.perf_counter() - start:.1f} s")

@@ -72,7 +72,7 @@ def per_game(results: pl.LazyFrame | pl.DataFrame, length: str | None = None) ->
     return frame.with_columns(share).group_by("game_id").agg(aggs).sort("game_id").collect()
 
 
-def metrics(games: pl.DataFrame) -> list[str]:
+def _metrics(games: pl.DataFrame) -> list[str]:
     return [c for c in games.columns if c not in ("game_id", "game_seed", "n_players")]
 
 
@@ -81,7 +81,7 @@ def compare(
 ) -> Comparison:
     """Arm a minus arm b on every metric, paired by game when the deals match."""
     ga, gb = per_game(a, length), per_game(b, length)
-    names = [m for m in metrics(ga) if m in gb.columns]
+    names = [m for m in _metrics(ga) if m in gb.columns]
     paired, reason = _pairable(ga, gb)
     rows = _paired(ga, gb, names) if paired else _unpaired(ga, gb, names)
     table = rows.with_columns(
