@@ -8,6 +8,7 @@ function the regularised upper incomplete gamma function.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import polars as pl
 
@@ -68,11 +69,16 @@ def proportion(flag: pl.Expr, name: str) -> list[pl.Expr]:
 
 def wilson(name: str) -> list[pl.Expr]:
     """`name_p`, `name_lo`, `name_hi`: Wilson score interval from `proportion`'s columns."""
+    return wilson_at(name, Z)
+
+
+def wilson_at(name: str, z: float) -> list[pl.Expr]:
+    """`wilson` with critical value `z`: simultaneous intervals need wider ones than 95%."""
     n = pl.col(f"{name}_n").cast(pl.Float64)
     p = pl.col(f"{name}_k") / n
-    z2 = Z * Z
+    z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z / (1 + z2 / n) * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt()
+    half = z / (1 + z2 / n) * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt()
     return [
         p.alias(f"{name}_p"),
         (centre - half).alias(f"{name}_lo"),
@@ -202,3 +208,67 @@ def diff_of_means(a: dict, b: dict, name: str) -> tuple[float, float, float]:
     )
     d, lo, hi = frame.select(welch_diff("a", "b", "x")).row(0)
     return d, lo, hi
+
+
+def z_quantile(p: float) -> float:
+    """Standard normal quantile, for critical values at levels other than 95%."""
+    return NormalDist().inv_cdf(p)
+
+
+def beta_inc(a: float, b: float, x: float) -> float:
+    """Regularised incomplete beta I_x(a, b) by Lentz's continued fraction, used on the side
+    of x where it converges fast."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - beta_inc(b, a, 1 - x)
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    log_front += a * math.log(x) + b * math.log1p(-x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (tiny if abs(d) < tiny else d)
+    h = d
+    for m in range(1, 10_000):
+        for an in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1 + an * d
+            d = 1 / (tiny if abs(d) < tiny else d)
+            c = 1 + an / c
+            c = tiny if abs(c) < tiny else c
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(log_front) * h / a
+
+
+def t_two_sided_p(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with `df` (possibly fractional, Welch) degrees of freedom."""
+    if math.isnan(t) or df <= 0:
+        return math.nan
+    return beta_inc(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """Quantile of Student's t, exact to ~1e-12 at any level (simultaneous intervals need
+    levels far beyond the 0.975 that `t_crit` serves), by bisection on `t_two_sided_p`."""
+    if not 0 < p < 1 or df <= 0:
+        raise ValueError(f"t quantile needs 0 < p < 1 and df > 0, got p={p}, df={df}")
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    tail = 2 * (1 - p)  # two-sided tail probability at the quantile
+    lo, hi = 0.0, 1.0
+    while t_two_sided_p(hi, df) > tail:
+        lo, hi = hi, 2 * hi
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if t_two_sided_p(mid, df) > tail:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-12 * hi:
+            break
+    return (lo + hi) / 2

@@ -1,0 +1,162 @@
+"""Game quality from the columns every game shares: how often the lead changes, how far
+behind the eventual winner fell, how early the game was decided, and by how much.
+
+Running scores. The turn log gives, after each turn, the acting side's running score. A
+side's score is taken to change only on its own turns, so every side's score after every
+turn is its last logged score (0 before its first turn). A side is a seat, or a team in team
+games (`teams`, as in the manifest: player count -> side of each seat). Running scores are
+what the turn log shows: points scored only at the end (missions, flower points) are not in
+them, but are in `total`, which decides the winner and the final margin.
+
+Per game (the winner is the side whose results rows have `winner`; when k sides share the
+win, each winner-based measure is the mean over them):
+
+- `turns`: turns logged.
+- `lead_changes`: times the leader changed. The leader after a turn is the side with the
+  strictly highest running score; while the top is tied nobody leads and the last leader is
+  kept, so A leads, A and B tie, A leads again is no change; A leads, tie, B leads is one.
+  Taking the first lead is not a change.
+- `worst_deficit`: the winner's worst deficit, max over turns of (best other side's running
+  score - winner's running score), and 0 if the winner was never behind (points).
+- `margin`: winner's total minus the best other side's total (0 for a shared win).
+- `drama`: worst_deficit / (worst_deficit + margin), in [0, 1]: 0 when the winner was never
+  behind, 1/2 when they were once as far behind as they finished ahead, near 1 when a deep
+  deficit turned into a narrow win (1 for a win at margin 0 after trailing).
+- `decisiveness`: share of the turns, counted from the end, after each of which the winner
+  already led for good (sole leader from there to the last turn): 1 = led from the first turn
+  on, 0 = not the sole leader on running score after the last turn (decided by end scoring).
+- `comeback`: 1 if the winner was strictly last (below every other side) after some turn
+  of round 2 or later, else 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import polars as pl
+
+from sanssim.analysis.stats import mean_table, rate_table
+
+MEANS = ["turns", "lead_changes", "worst_deficit", "margin", "drama", "decisiveness"]
+RATES = ["comeback"]
+
+
+def _sided(frame: pl.LazyFrame, teams: Mapping[int, Sequence[int]] | None) -> pl.LazyFrame:
+    """Add `side`: the seat's team where `teams` names one, else the seat itself."""
+    if not teams:
+        return frame.with_columns(side=pl.col("seat").cast(pl.Int64))
+    table = pl.LazyFrame(
+        [(int(n), seat, side) for n, sides in teams.items() for seat, side in enumerate(sides)],
+        schema={"n_players": pl.Int64, "seat": pl.Int64, "team_side": pl.Int64},
+        orient="row",
+    )
+    keyed = frame.with_columns(
+        pl.col("n_players").cast(pl.Int64).alias("_n"), pl.col("seat").cast(pl.Int64).alias("_s")
+    )
+    return (
+        keyed.join(table, left_on=["_n", "_s"], right_on=["n_players", "seat"], how="left")
+        .with_columns(side=pl.coalesce("team_side", "_s"))
+        .drop("_n", "_s", "team_side")
+    )
+
+
+def _others(value: str, group: list[str]) -> tuple[pl.Expr, pl.Expr]:
+    """Best and worst value among the other rows of the group, for each row."""
+    v = pl.col(value)
+    top, bottom = v.max().over(group), v.min().over(group)
+    n_top = (v == top).sum().over(group)
+    n_bottom = (v == bottom).sum().over(group)
+    second = v.filter(v < top).max().over(group)
+    second_bottom = v.filter(v > bottom).min().over(group)
+    best = pl.when((v == top) & (n_top == 1)).then(second).otherwise(top)
+    worst = pl.when((v == bottom) & (n_bottom == 1)).then(second_bottom).otherwise(bottom)
+    return best, worst
+
+
+def per_game(
+    turns: pl.LazyFrame | pl.DataFrame,
+    results: pl.LazyFrame | pl.DataFrame,
+    teams: Mapping[int, Sequence[int]] | None = None,
+    by: Sequence[str] = (),
+) -> pl.DataFrame:
+    """Quality measures of every game with a turn log (see the module docstring). `by`:
+    extra columns identifying a game's run or arm, present in both frames."""
+    key = [*by, "game_id"]
+    res = _sided(results.lazy().select(*key, "seat", "total", "winner", "n_players"), teams)
+    best_total, _ = _others("total", key)
+    sides = (
+        res.group_by(*key, "side")
+        .agg(pl.col("total").first().cast(pl.Float64), pl.col("winner").any().alias("won"))
+        .with_columns(margin=pl.col("total") - best_total)
+    )
+    players = res.group_by(key).agg(pl.col("n_players").first())
+    acting = _sided(
+        turns.lazy().select(*key, "turn", "round", "seat", "score").join(players, on=key), teams
+    )
+    grid = (
+        acting.select(*key, "turn", "round")
+        .join(sides.select(*key, "side"), on=key)
+        .join(acting.select(*key, "turn", "side", "score"), on=[*key, "turn", "side"], how="left")
+        .sort(*key, "side", "turn")
+        .with_columns(
+            pl.col("score").cast(pl.Float64).forward_fill().over([*key, "side"]).fill_null(0.0)
+        )
+    )
+    best, worst = _others("score", [*key, "turn"])
+    grid = grid.with_columns(best_other=best, worst_other=worst).with_columns(
+        lead=pl.col("score") > pl.col("best_other"),
+        last=pl.col("score") < pl.col("worst_other"),
+    )
+    leader = pl.col("leader").forward_fill().over(key)
+    changes = (
+        grid.group_by(*key, "turn")
+        .agg(pl.col("side").filter(pl.col("lead")).first().alias("leader"))
+        .sort(*key, "turn")
+        .with_columns(leader=leader)
+        .with_columns(
+            change=(pl.col("leader") != pl.col("leader").shift(1).over(key)).fill_null(False)
+        )
+        .group_by(key)
+        .agg(turns=pl.len(), lead_changes=pl.col("change").sum())
+    )
+    position = pl.int_range(pl.len())
+    behind_at = position.filter(~pl.col("lead")).max()
+    winners = (
+        grid.join(sides.filter("won").select(*key, "side", "margin"), on=[*key, "side"])
+        .sort(*key, "side", "turn")
+        .group_by(*key, "side")
+        .agg(
+            pl.col("margin").first(),
+            (pl.col("best_other") - pl.col("score")).max().clip(lower_bound=0).alias("deficit"),
+            ((pl.len() - behind_at.fill_null(-1) - 1) / pl.len()).alias("decisiveness"),
+            (pl.col("last") & (pl.col("round") >= 2)).any().cast(pl.Float64).alias("comeback"),
+        )
+        .with_columns(
+            drama=pl.when(pl.col("deficit") > 0)
+            .then(pl.col("deficit") / (pl.col("deficit") + pl.col("margin")))
+            .otherwise(0.0)
+        )
+        .group_by(key)
+        .agg(
+            pl.col("deficit").mean().alias("worst_deficit"),
+            *(pl.col(c).mean() for c in ("margin", "drama", "decisiveness", "comeback")),
+        )
+    )
+    return (
+        players.join(changes, on=key)
+        .join(winners, on=key)
+        .select(*key, "n_players", *MEANS, *RATES)
+        .sort(key)
+        .collect()
+    )
+
+
+def summary(games: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Per arm (`by`) and player count: mean of each measure with its 95% t interval
+    (`<m>_n/_mean/_sd/_lo/_hi`) and the comeback rate with its Wilson interval
+    (`comeback_n/_k/_p/_lo/_hi`)."""
+    group = [*by, "n_players"]
+    frame = games.lazy()
+    means = mean_table(frame, group, {m: pl.col(m) for m in MEANS})
+    rates = rate_table(frame, group, {r: pl.col(r) for r in RATES})
+    return means.join(rates, on=group).sort(group)
