@@ -70,9 +70,7 @@ def snapshot(state: State) -> tuple[Any, ...]:
 def choices(state: State) -> set[tuple[str, Space]]:
     """The legal actions as (tile code, space)."""
     game = state.game
-    return {
-        (game.kind_names[a // game.n_cells], game.cells[a % game.n_cells]) for a in state.legal
-    }
+    return {(game.kind_names[a // game.n_cells], game.cells[a % game.n_cells]) for a in state.legal}
 
 
 def play(state: State, code: str, space: Space) -> None:

@@ -60,8 +60,10 @@ def test_tiles_are_32_garden_tiles_each_bird_and_flower_eight_times_and_4_koi():
 # ---------------------------------------------------------------- 2 setup
 
 
-@pytest.mark.parametrize("n,tournament,bag", [(2, False, 30), (3, False, 27), (4, False, 24),
-                                              (2, True, 26), (3, True, 23), (4, True, 20)])  # fmt: skip
+BAGS = [(2, False, 30), (3, False, 27), (4, False, 24), (2, True, 26), (3, True, 23), (4, True, 20)]
+
+
+@pytest.mark.parametrize("n,tournament,bag", BAGS)
 def test_setup_start_tiles_hands_and_bag(n, tournament, bag):
     for seed in range(200):
         state = deal(n, seed, tournament)
@@ -133,7 +135,9 @@ def test_config_rejects_unsupported_player_counts():
 
 
 def test_a_tile_goes_on_an_empty_space_next_to_a_tile():
-    state = set_position(deal(2), {(3, -3): TT, (-1, 2): WT}, hands={0: [TT, "flycatcher:bluebell"]})
+    state = set_position(
+        deal(2), {(3, -3): TT, (-1, 2): WT}, hands={0: [TT, "flycatcher:bluebell"]}
+    )
     spaces = neighbours(3, -3) | neighbours(-1, 2)
     assert choices(state) == {(t, s) for t in (TT, "flycatcher:bluebell") for s in spaces}
 
@@ -200,8 +204,15 @@ def test_tournament_koi_is_a_choice_of_its_owner_only():
 SECTION_10 = {(1, 0): TT, (0, -1): TP, (2, -2): "koi", (2, -1): WT}
 
 
-@pytest.mark.parametrize("tile,points", [("tanager:bluebell", 3), ("waxwing:plumeria", 2),
-                                         ("white_eye:tulip", 0), ("flycatcher:tulip", 0)])  # fmt: skip
+@pytest.mark.parametrize(
+    "tile,points",
+    [
+        ("tanager:bluebell", 3),
+        ("waxwing:plumeria", 2),
+        ("white_eye:tulip", 0),
+        ("flycatcher:tulip", 0),
+    ],
+)
 def test_bird_points_count_matching_neighbours_and_never_the_koi(tile, points):
     state = set_position(deal(2, record=True), SECTION_10, hands={0: [tile, TT]})
     play(state, tile, (1, -1))
