@@ -10,12 +10,14 @@ PYTHONPATH=. .venv/bin/python scripts/seikatsu_speed.py --games 20000 --heuristi
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import time
 from collections.abc import Callable
 from functools import partial
 
-from sanssim.games.seikatsu import Game, GameConfig
+from sanssim.games.seikatsu import Game, GameConfig, State
+from sanssim.games.seikatsu.log import result_frame, turn_frame
 from sanssim.games.seikatsu.strategies import HeuristicStrategy
 from sanssim.games.seikatsu.view import PlayerView
 
@@ -43,6 +45,33 @@ def random_games(game: Game, games: int, seed: int) -> None:
         state.ranks()
 
 
+def recorded_games(game: Game, games: int, seed: int) -> list[tuple[int, int, State]]:
+    rng = random.Random(seed)
+    finished = []
+    for g in range(games):
+        state = game.new_state(g, record=True)
+        while state.legal:
+            legal = state.legal
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        finished.append((g, g, state))
+    return finished
+
+
+def frames(game: Game, finished: list[tuple[int, int, State]]) -> None:
+    """Both tables of a chunk, written to parquet in memory as a worker does."""
+    strategies = ["random"] * game.n_players
+    for df in (
+        result_frame("speed", game, strategies, finished),
+        turn_frame("speed", game, [(g, state) for g, _, state in finished]),
+    ):
+        df.write_parquet(io.BytesIO())
+
+
+def logged_games(game: Game, games: int, seed: int) -> None:
+    """Random games with turn logs, end to end: play, build both frames, write parquet."""
+    frames(game, recorded_games(game, games, seed))
+
+
 def heuristic_games(game: Game, games: int, seed: int) -> None:
     """The `heuristic` strategy in every seat."""
     for g in range(games):
@@ -63,6 +92,7 @@ def main() -> None:
     parser.add_argument("--tournament", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--frame-games", type=int, default=1000)
     args = parser.parse_args()
     game = Game(GameConfig(args.players, args.tournament))
     random_games(game, min(args.games, 500), args.seed)  # warm-up
@@ -70,12 +100,19 @@ def main() -> None:
         ("random", random_games, args.games),
         ("heuristic", heuristic_games, args.heuristic_games),
     ]
+    runs.append(("logged", logged_games, args.games // 4))
     for label, run, games in runs:
         if games:
             cpu, wall = timed(partial(run, game, games, args.seed), games, args.repeat)
             print(
                 f"{label:<9} {args.players}p: {cpu:7.0f} games/s per CPU second ({wall:.0f} wall)"
             )
+    finished = recorded_games(game, args.frame_games, args.seed)
+    cpu, wall = timed(partial(frames, game, finished), args.frame_games, args.repeat)
+    print(
+        f"frames: {1000 / cpu * 1000:.1f} ms CPU per 1,000 games "
+        f"(both tables built and written to parquet; {1000 / wall * 1000:.1f} ms wall)"
+    )
 
 
 if __name__ == "__main__":

@@ -202,6 +202,21 @@ class Game:
             out.append(points[max([(f & row).bit_count() for f in flowers]) + koi_in_row])
         return out
 
+    def ranks_of(self, totals: list[int]) -> list[int]:
+        """Each seat's rank from its side's total: total first, then the tie-break of
+        the component data by each side's last seat in turn order; never shared."""
+        later = self.components.tie_break == "later_in_turn_order"
+        last = self.last_seat
+        order = sorted(
+            range(self.n_sides),
+            key=lambda k: (totals[k], last[k] if later else -last[k]),
+            reverse=True,
+        )
+        rank = [0] * self.n_sides
+        for place, side in enumerate(order, start=1):
+            rank[side] = place
+        return [rank[side] for side in self.side]
+
 
 class State:
     """One game in progress. Mutated in place by `apply_action`; `clone` to branch."""
@@ -394,12 +409,14 @@ class State:
             koi_played=self.koi_played[seat],
         )
 
+    def side_rows(self) -> list[list[int]]:
+        """Flower points of each row of each side's pagoda, as if the game ended now."""
+        return [self.flower_rows(pagoda) for pagoda in self.game.side_pagoda]
+
     def side_totals(self) -> list[int]:
         """Bird points plus flower points of each side (seat, or team in 4 players)."""
-        game = self.game
         return [
-            score + sum(self.flower_rows(pagoda))
-            for score, pagoda in zip(self.side_score, game.side_pagoda, strict=True)
+            score + sum(rows) for score, rows in zip(self.side_score, self.side_rows(), strict=True)
         ]
 
     def returns(self) -> list[int]:
@@ -409,18 +426,7 @@ class State:
 
     def ranks(self) -> list[int]:
         """1 = best, never shared between sides: total, then place in turn order."""
-        game = self.game
-        totals = self.side_totals()
-        later = game.components.tie_break == "later_in_turn_order"
-        order = sorted(
-            range(game.n_sides),
-            key=lambda k: (totals[k], game.last_seat[k] if later else -game.last_seat[k]),
-            reverse=True,
-        )
-        rank = [0] * game.n_sides
-        for place, side in enumerate(order, start=1):
-            rank[side] = place
-        return [rank[side] for side in game.side]
+        return self.game.ranks_of(self.side_totals())
 
     # ------------------------------------------------------------------ names and copies
 
