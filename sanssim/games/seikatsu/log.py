@@ -175,7 +175,7 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
 
     Raises SanssimError (one line) at the first turn where the log and the
     engine disagree: an illegal or unknown choice, a missing or extra turn, or
-    any column the engine computes differently.
+    any column the engine computes differently, or a log that stops early.
     """
     logged = turns.sort("turn")
     state = game.new_state(seed, record=True)
@@ -214,6 +214,10 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
                     f"game {game_id} turn {want['turn']}: the log says {column}={value!r}, "
                     f"the engine gives {mine!r}"
                 )
+    if not state.is_terminal():
+        raise SanssimError(
+            f"game {game_id}: the log has {logged.height} turns, the game has {game.turns}"
+        )
     if replayed.height != logged.height:
         raise SanssimError(
             f"game {game_id}: the log has {logged.height} turns, the engine {replayed.height}"
