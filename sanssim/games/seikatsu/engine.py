@@ -35,7 +35,7 @@ PLAY, END = range(2)
 PHASE_NAMES = ("play", "end")
 HAND_SIZE = 2
 EMPTY = -1
-CHUNK = 9  # bits per lookup when turning a frontier mask into actions
+CHUNKS = 4  # lookups that turn a frontier mask into actions (ceil(cells / 4) bits each)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,23 +91,25 @@ class Breakdown:
 
 
 @lru_cache(maxsize=8)
-def _action_tables(n_cells: int, n_kinds: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...]]:
-    """ACTIONS[kind][chunk][bits]: the actions for the cells set in one 9-bit chunk."""
-    chunks = -(-n_cells // CHUNK)
-    return tuple(
+def _action_tables(n_cells: int, n_kinds: int) -> tuple[int, tuple[tuple[tuple[int, ...], ...]]]:
+    """(bits per chunk, ACTIONS[kind][chunk][bits]): the actions of a kind for the
+    cells set in one chunk of the frontier mask; 4 chunks of 9 bits for 36 cells."""
+    width = -(-n_cells // CHUNKS)
+    tables = tuple(
         tuple(
             tuple(
                 tuple(
-                    kind * n_cells + chunk * CHUNK + i
-                    for i in range(CHUNK)
-                    if bits >> i & 1 and chunk * CHUNK + i < n_cells
+                    kind * n_cells + chunk * width + i
+                    for i in range(width)
+                    if bits >> i & 1 and chunk * width + i < n_cells
                 )
-                for bits in range(1 << CHUNK)
+                for bits in range(1 << width)
             )
-            for chunk in range(chunks)
+            for chunk in range(CHUNKS)
         )
         for kind in range(n_kinds)
     )
+    return width, tables
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,9 @@ class Game:
         tiles = sorted(names_to_kind[t] for t in comps.tiles)
         set_("garden_tiles", tuple(t for t in tiles if t != koi_kind))
         set_("koi_dealt", comps.tournament_koi[n] if self.config.tournament else (0,) * n)
-        set_("actions", _action_tables(len(cells), koi_kind + 1))
+        width, actions = _action_tables(len(cells), koi_kind + 1)
+        set_("chunk_bits", width)
+        set_("actions", actions)
 
     def _set(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
@@ -335,9 +339,12 @@ class State:
             kinds.append(game.koi_kind)
         f = self.frontier
         legal: list[int] = []
+        width = game.chunk_bits
+        low = (1 << width) - 1
+        f0, f1, f2, f3 = f & low, (f >> width) & low, (f >> 2 * width) & low, f >> 3 * width
         for kind in kinds:
-            for chunk, table in enumerate(game.actions[kind]):
-                legal += table[(f >> (chunk * CHUNK)) & 511]
+            t0, t1, t2, t3 = game.actions[kind]
+            legal += t0[f0] + t1[f1] + t2[f2] + t3[f3]
         self.legal = legal
 
     def _play(self, action: int) -> None:
