@@ -1,0 +1,24 @@
+"""Seikatsu (rules: /work/shared/rules/seikatsu.md): components, engine, view, strategies."""
+
+from sanssim.games.seikatsu.components import (
+    Components,
+    Pagoda,
+    default_components,
+    load_components,
+    parse_components,
+)
+from sanssim.games.seikatsu.engine import (
+    END,
+    PHASE_NAMES,
+    PLAY,
+    Breakdown,
+    Game,
+    GameConfig,
+    State,
+    TurnRecord,
+)
+
+__all__ = [
+    "END", "PHASE_NAMES", "PLAY", "Breakdown", "Components", "Game", "GameConfig", "Pagoda",
+    "State", "TurnRecord", "default_components", "load_components", "parse_components",
+]  # fmt: skip

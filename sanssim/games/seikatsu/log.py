@@ -1,0 +1,225 @@
+"""Seikatsu logs: finished games to the results and turns tables, and back to games.
+
+Columns and dtypes follow `/work/shared/spec/run-format-seikatsu.md`. Frames
+are built column-wise: the turn records are transposed in one `zip`, and
+codes, spaces and teams are mapped by polars, so the per-turn Python work is
+a tuple read and a hand padding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from typing import Any
+
+import polars as pl
+
+from sanssim.errors import SanssimError
+from sanssim.games.seikatsu.engine import EMPTY, Game, State, TurnRecord
+
+GAME = "seikatsu"
+
+RESULT_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "game": pl.String(),
+    "game_id": pl.Int64(),
+    "game_seed": pl.Int64(),
+    "n_players": pl.Int8(),
+    "tournament": pl.Boolean(),
+    "seat": pl.Int8(),
+    "team": pl.Int8(),
+    "pagoda": pl.String(),
+    "strategy": pl.String(),
+    "start_tiles": pl.List(pl.String()),
+    "koi_dealt": pl.Int8(),
+    "bird_points": pl.Int16(),
+    "own_bird_points": pl.Int16(),
+    "flower_points": pl.Int16(),
+    "row_points": pl.List(pl.Int8()),
+    "total": pl.Int16(),
+    "rank": pl.Int8(),
+    "winner": pl.Boolean(),
+    "koi_played": pl.Int8(),
+}
+
+TURN_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "game_id": pl.Int64(),
+    "turn": pl.Int16(),
+    "round": pl.Int8(),
+    "seat": pl.Int8(),
+    "team": pl.Int8(),
+    "hand": pl.List(pl.String()),
+    "koi_held": pl.Int8(),
+    "tile": pl.String(),
+    "q": pl.Int8(),
+    "r": pl.Int8(),
+    "koi_bird": pl.String(),
+    "bird_points": pl.Int8(),
+    "drawn": pl.String(),
+    "score": pl.Int16(),
+    "bag_left": pl.Int16(),
+}
+
+_INT_FIELDS = tuple(f for f in TurnRecord._fields if f != "hand")
+_HAND = TurnRecord._fields.index("hand")
+
+
+def result_frame(
+    run_id: str,
+    game: Game,
+    strategies: Sequence[str],
+    finished: list[tuple[int, int, State]],
+) -> pl.DataFrame:
+    """One row per (game, seat); `finished` holds (game_id, game_seed, final state)."""
+    comps = game.components
+    n = game.n_players
+    teams = game.n_sides < n
+    pagodas = [comps.pagodas[p].name for p in game.seat_pagoda]
+    names = game.kind_names
+    cols: dict[str, list[Any]] = {name: [] for name in RESULT_SCHEMA}
+    side = game.side
+    seats = range(n)
+    for game_id, seed, state in finished:
+        side_rows = state.side_rows()
+        flowers = [sum(rows) for rows in side_rows]
+        birds = state.side_score
+        totals = [b + f for b, f in zip(birds, flowers, strict=True)]
+        cols["game_id"] += [game_id] * n
+        cols["game_seed"] += [seed] * n
+        cols["start_tiles"] += [[names[k] for k in state.start_tiles]] * n
+        cols["bird_points"] += [birds[side[s]] for s in seats]
+        cols["own_bird_points"] += state.own_points
+        cols["flower_points"] += [flowers[side[s]] for s in seats]
+        cols["row_points"] += [side_rows[side[s]] for s in seats]
+        cols["total"] += [totals[side[s]] for s in seats]
+        cols["rank"] += game.ranks_of(totals)
+        cols["koi_played"] += state.koi_played
+    games = len(finished)
+    rows = n * games
+    cols["run_id"] = [run_id] * rows
+    cols["game"] = [GAME] * rows
+    cols["n_players"] = [n] * rows
+    cols["tournament"] = [game.config.tournament] * rows
+    cols["seat"] = list(seats) * games
+    cols["team"] = [side[s] if teams else None for s in seats] * games
+    cols["pagoda"] = pagodas * games
+    cols["strategy"] = list(strategies) * games
+    cols["koi_dealt"] = list(game.koi_dealt) * games
+    cols["winner"] = [rank == 1 for rank in cols["rank"]]
+    return pl.DataFrame(cols, schema=RESULT_SCHEMA)
+
+
+def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
+    """One row per turn from the states' logs (recorded games), built column-wise."""
+    records: list[TurnRecord] = []
+    game_ids: list[int] = []
+    for game_id, state in games:
+        records.extend(state.log)
+        game_ids.extend([game_id] * len(state.log))
+    if not records:
+        return pl.DataFrame(schema=TURN_SCHEMA)
+    columns = list(zip(*records, strict=True))
+    hands = columns.pop(_HAND)
+    width = max(map(len, hands)) or 1
+    pads = [(EMPTY,) * k for k in range(width + 1)]
+    flat = list(chain.from_iterable(h + pads[width - len(h)] for h in hands))
+    raw = pl.DataFrame(
+        {
+            name: pl.Series(name, col, dtype=pl.Int16)
+            for name, col in zip(_INT_FIELDS, columns, strict=True)
+        }
+    )
+    kinds = list(game.kind_names)
+    qs = [q for q, _ in game.cells]
+    rs = [r for _, r in game.cells]
+    birds = list(game.components.birds)
+    n = game.n_players
+    hand = pl.Series(flat, dtype=pl.Int16).replace_strict(
+        range(len(kinds)), kinds, default=None, return_dtype=pl.String
+    )
+    team = (
+        pl.col("seat").replace_strict(range(n), list(game.side), return_dtype=pl.Int8)
+        if game.n_sides < n
+        else pl.lit(None, dtype=pl.Int8)
+    )
+
+    def named(column: str, values: list[Any], dtype: pl.DataType) -> pl.Expr:
+        return pl.col(column).replace_strict(
+            range(len(values)), values, default=None, return_dtype=dtype
+        )
+
+    df = raw.select(
+        pl.lit(run_id).alias("run_id"),
+        pl.Series("game_id", game_ids, dtype=pl.Int64),
+        pl.col("turn"),
+        (pl.col("turn") // n + 1).alias("round"),
+        pl.col("seat"),
+        team.alias("team"),
+        hand.reshape((-1, width)).cast(pl.List(pl.String)).list.drop_nulls().alias("hand"),
+        pl.col("koi_held"),
+        named("tile", kinds, pl.String()),
+        named("cell", qs, pl.Int8()).alias("q"),
+        named("cell", rs, pl.Int8()).alias("r"),
+        named("koi_bird", birds, pl.String()),
+        pl.col("bird_points"),
+        named("drawn", kinds, pl.String()),
+        pl.col("score"),
+        pl.col("bag_left"),
+    )
+    return df.cast(TURN_SCHEMA)  # type: ignore[arg-type]
+
+
+def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
+    """Re-apply a logged game's choices to a fresh deal, checking every logged turn.
+
+    Raises SanssimError (one line) at the first turn where the log and the
+    engine disagree: an illegal or unknown choice, a missing or extra turn, or
+    any column the engine computes differently, or a log that stops early.
+    """
+    logged = turns.sort("turn")
+    state = game.new_state(seed, record=True)
+    for row in logged.iter_rows(named=True):
+        turn = row["turn"]
+        if state.turn > turn:
+            continue  # a forced turn the engine already played; checked with the columns
+        if state.is_terminal() or state.turn < turn:
+            raise SanssimError(
+                f"game {game_id}: the log has turn {turn}, the engine expects turn {state.turn}"
+            )
+        try:
+            action = game.action(row["tile"], row["q"], row["r"])
+        except (ValueError, KeyError, TypeError):
+            raise SanssimError(
+                f"game {game_id} turn {turn}: unknown tile or space "
+                f"{row['tile']!r} on ({row['q']}, {row['r']})"
+            ) from None
+        if action not in state.legal:
+            raise SanssimError(
+                f"game {game_id} turn {turn}: {state.describe(action)} is not a legal play here"
+            )
+        state.apply_action(action)
+    run_id = logged["run_id"][0] if logged.height else ""
+    replayed = turn_frame(run_id, game, [(game_id, state)])
+    for got, want in zip(
+        replayed.iter_rows(named=True),
+        logged.select(list(TURN_SCHEMA)).iter_rows(named=True),
+        strict=False,
+    ):
+        for column, value in want.items():
+            mine = got[column]
+            same = sorted(mine) == sorted(value or []) if column == "hand" else mine == value
+            if not same:
+                raise SanssimError(
+                    f"game {game_id} turn {want['turn']}: the log says {column}={value!r}, "
+                    f"the engine gives {mine!r}"
+                )
+    if not state.is_terminal():
+        raise SanssimError(
+            f"game {game_id}: the log has {logged.height} turns, the game has {game.turns}"
+        )
+    if replayed.height != logged.height:
+        raise SanssimError(
+            f"game {game_id}: the log has {logged.height} turns, the engine {replayed.height}"
+        )
+    return state
