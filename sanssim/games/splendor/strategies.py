@@ -21,7 +21,6 @@ from sanssim.games.splendor.engine import (
     RESERVE_BLIND,
     RETURN,
     RETURNING,
-    TAKE2,
     TAKE_DIFF,
     TAKE_SETS,
     TOKEN_LIMIT,
@@ -36,7 +35,10 @@ GEMS = range(N_GEMS)
 class _Position:
     """What a decision's scoring needs about the deciding seat, computed once."""
 
-    __slots__ = ("view", "seat", "tokens", "bonus", "gold", "cost", "points", "level", "cards")
+    __slots__ = (
+        "view", "seat", "tokens", "bonus", "gold", "cost", "points", "level", "cards", "card_at",
+        "shorts", "display", "n_reserved", "gold_left",
+    )  # fmt: skip
 
     def __init__(self, view: PlayerView) -> None:
         game = view.game
@@ -49,9 +51,14 @@ class _Position:
         self.points = game.card_points
         self.level = game.card_level
         # (action that buys it, card) for each card this seat could ever buy
-        display = view.display
+        self.display = display = view.display
+        reserved = view.reserved(view.seat)
+        self.n_reserved = len(reserved)
+        self.gold_left = view.supply[GOLD]
         self.cards = [(BUY + slot, card) for slot, card in enumerate(display) if card >= 0]
-        self.cards += [(BUY_RESERVED + i, card) for i, card in enumerate(view.reserved(view.seat))]
+        self.cards += [(BUY_RESERVED + i, card) for i, card in enumerate(reserved)]
+        self.card_at = dict(self.cards)
+        self.shorts = {card: self.short(card) for _, card in self.cards}
 
     def need(self, card: int) -> list[int]:
         """Gems of each colour still to pay after bonuses."""
@@ -70,11 +77,8 @@ class _Position:
         return gems, sum(need) - gems
 
 
-def _take_colours(action: int) -> list[int]:
-    """Colours gained by a take action, one entry per token."""
-    if action < TAKE2:
-        return list(TAKE_SETS[action - TAKE_DIFF])
-    return [action - TAKE2] * 2
+# colours gained by each take action, one entry per token
+TAKE_GAINS: tuple[tuple[int, ...], ...] = tuple(TAKE_SETS) + tuple((c, c) for c in GEMS)
 
 
 def _ranked(scored: list[tuple[int, Terms]]) -> list[tuple[int, float]]:
@@ -114,9 +118,9 @@ class GreedyStrategy(_Scored):
         phase = view.phase
         if phase == MAIN:
             target = min(
-                pos.cards, key=lambda ac: (sum(pos.short(ac[1])), -pos.points[ac[1]], ac[1])
+                pos.cards, key=lambda ac: (sum(pos.shorts[ac[1]]), -pos.points[ac[1]], ac[1])
             )[1]
-            shorts = [pos.short(card) for _, card in pos.cards]
+            shorts = list(pos.shorts.values())
             return [(a, self._main(pos, a, target, shorts)) for a in legal]
         if phase == RETURNING:
             target_need = min((pos.need(card) for _, card in pos.cards), key=sum)
@@ -126,12 +130,12 @@ class GreedyStrategy(_Scored):
     @staticmethod
     def _main(pos: _Position, action: int, target: int, shorts: list[list[int]]) -> Terms:
         if BUY <= action < PASS:
-            card = _card_of(pos, action)
+            card = pos.card_at[action]
             gems, gold = pos.spent(card)
             return {"buy": 100.0, "points": 10.0 * pos.points[card], "spent": -0.01 * (gems + gold)}
         if action < RESERVE:
-            short = pos.short(target)
-            gained = _take_colours(action)
+            short = pos.shorts[target]
+            gained = TAKE_GAINS[action - TAKE_DIFF]
             progress = 0.0
             breadth = 0.0
             for i, c in enumerate(gained):
@@ -150,13 +154,6 @@ class GreedyStrategy(_Scored):
             return {"keep_gold": -1.0}
         surplus = pos.tokens[colour] - target_need[colour]
         return {"surplus": 0.1 * surplus}
-
-
-def _card_of(pos: _Position, action: int) -> int:
-    for a, card in pos.cards:
-        if a == action:
-            return card
-    raise ValueError(f"action {action} buys no card")
 
 
 class HeuristicStrategy(_Scored):
@@ -242,7 +239,7 @@ class _HeuristicTurn:
         want = [0.0] * N_GEMS
         want2 = [0.0] * N_GEMS
         for k in visible:
-            short = pos.short(k)
+            short = pos.shorts[k]
             missing = max(0, sum(short) - pos.gold)
             pull = w.progress * self.value[k] / (missing + 1)
             for c in GEMS:
@@ -276,7 +273,7 @@ class _HeuristicTurn:
         w = self.w
         pos = self.pos
         if action < RESERVE:
-            gained = _take_colours(action)
+            gained = TAKE_GAINS[action - TAKE_DIFF]
             if len(gained) == 2 and gained[0] == gained[1]:
                 progress = self.want[gained[0]] + self.want2[gained[0]]
             else:
@@ -284,20 +281,19 @@ class _HeuristicTurn:
             over = max(0, self.held + len(gained) - TOKEN_LIMIT)
             return {"progress": progress, "overflow": -w.overflow * over}
         if action < BUY:
-            reserved = len(pos.view.reserved(pos.seat))
-            terms: Terms = {"slot": -w.slot * reserved}
-            if pos.view.supply[GOLD]:
+            terms: Terms = {"slot": -w.slot * pos.n_reserved}
+            if pos.gold_left:
                 terms["gold_gain"] = w.gold_gain
                 terms["overflow"] = -w.overflow * max(0, self.held + 1 - TOKEN_LIMIT)
             if action < RESERVE_BLIND:
-                card = pos.view.display[action - RESERVE]
-                missing = max(0, sum(pos.short(card)) - pos.gold - 1)
+                card = pos.display[action - RESERVE]
+                missing = max(0, sum(pos.shorts[card]) - pos.gold - 1)
                 if missing <= w.reach:
                     terms["reserve"] = w.reserve * self.value[card] / (missing + 1)
                 terms["deny"] = w.deny * self.denied.get(action - RESERVE, 0.0)
             return terms
         if action < PASS:
-            card = _card_of(pos, action)
+            card = pos.card_at[action]
             gems, gold = pos.spent(card)
             bonus_of = pos.view.game.card_bonus[card]
             terms = {
