@@ -130,20 +130,23 @@ class PlayerView:
         s = self._state.clone()
         me = self.seat
         level_of = s.game.card_level
+        # positions of other seats' blind reservations in their reserve, in reserve order
+        hidden = {
+            seat: [i for i, card in enumerate(s.reserved[seat]) if card in s.blind[seat]]
+            for seat in range(s.n)
+            if seat != me and s.blind[seat]
+        }
         for level in range(1, N_LEVELS + 1):
             pool = self.unseen(level)
             rng.shuffle(pool)
-            for seat in range(s.n):
-                if seat == me or not s.blind[seat]:
-                    continue
-                blind = s.blind[seat]
+            for seat, positions in hidden.items():
                 held = s.reserved[seat]
-                for i, card in enumerate(held):
-                    if card in blind and level_of[card] == level:
-                        new = pool.pop()
-                        blind[blind.index(card)] = new
-                        held[i] = new
+                for i in positions:
+                    if level_of[held[i]] == level:
+                        held[i] = pool.pop()
             s.decks[level - 1] = pool
+        for seat, positions in hidden.items():
+            s.blind[seat] = [s.reserved[seat][i] for i in positions]
         s.record = False
         s.log = []
         s._turn = None
