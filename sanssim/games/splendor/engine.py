@@ -670,8 +670,10 @@ class State:
         """1-based round of the turn in progress; once over, the number of rounds played."""
         return self.turn // self.n + (self.phase != END)
 
-    def tokens_held(self, p: int) -> int:
-        return sum(self.tokens[p])
+    @property
+    def turn_record(self) -> TurnRecord | None:
+        """The record of the turn in progress (recording games only): what it did so far."""
+        return self._turn
 
     def returns(self) -> list[int]:
         """Points per seat: bought cards plus nobles."""
