@@ -262,6 +262,8 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
 
 def _replay_turn(state: State, row: dict[str, Any]) -> None:
     turn = row["turn"]
+    if state.turn > turn:
+        return  # a turn of forced choices, played by the engine itself
     if state.is_terminal() or state.turn != turn:
         raise ValueError(f"the engine is at turn {state.turn}, not {turn}")
     while state.turn == turn and not state.is_terminal():
