@@ -112,7 +112,7 @@ def test_results_rows_follow_the_rules(recorded):
     assert (df["bonuses"].list.sum() == df["cards_bought"]).all()
     assert set(df["game"]) == {"splendor"} and set(df["end_reason"]) == {"target"}
     assert df["nobles_in_play"].list.len().unique().to_list() == [4]
-    for g, _, state in finished:
+    for g, _, _ in finished:
         rows = df.filter(pl.col("game_id") == g)
         best = rows.sort(["points", "cards_bought"], descending=[True, False]).row(0, named=True)
         assert best["rank"] == 1 and best["points"] >= 15
