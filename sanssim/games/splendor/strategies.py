@@ -108,7 +108,8 @@ class _Scored(Strategy):
 class GreedyStrategy(_Scored):
     """Buys the card with the most points it can afford (fewest tokens on a tie); else
     takes the gems that bring its closest card (fewest gems missing, then most points)
-    closest, other cards' progress breaking ties; reserves only when it cannot take."""
+    closest, other cards' progress breaking ties; when no gem helps, reserves that card
+    from the display for the gold; other reservations only when it cannot take."""
 
     name: ClassVar[str] = "greedy"
     summary: ClassVar[str] = "buys the most points it can, else gems toward its closest card"
@@ -146,6 +147,14 @@ class GreedyStrategy(_Scored):
             return {"progress": progress, "breadth": 0.001 * breadth}
         if action == PASS:
             return {"pass": -2.0}
+        if (
+            RESERVE <= action < RESERVE_BLIND
+            and pos.gold_left
+            and pos.display[action - RESERVE] == target
+        ):
+            # the gold is a gem toward the target: this breaks a lock where every gem
+            # left in the supply would only be handed back
+            return {"reserve": 0.5}
         return {"reserve": -1.0}
 
     @staticmethod
@@ -169,7 +178,8 @@ class HeuristicStrategy(_Scored):
       most, divided by (gems still missing + 1): near, valuable cards pull hardest; every
       other card it helps adds `spread` x its own pull;
     - reserving credits `reserve` x the card's value when at most `reach` gems short, plus
-      `gold_gain` for the gold, minus `slot` per reservation already held;
+      `gold_gain` plus the best token's progress value for the gold (a wildcard), minus
+      `slot` per reservation already held;
     - every token beyond 10 costs `overflow` (it must be handed back: a wasted take);
     - taking a card an opponent can buy next turn (buy or reserve) earns `deny` per
       point it would give them.
@@ -283,7 +293,7 @@ class _HeuristicTurn:
         if action < BUY:
             terms: Terms = {"slot": -w.slot * pos.n_reserved}
             if pos.gold_left:
-                terms["gold_gain"] = w.gold_gain
+                terms["gold_gain"] = w.gold_gain + max(self.want)
                 terms["overflow"] = -w.overflow * max(0, self.held + 1 - TOKEN_LIMIT)
             if action < RESERVE_BLIND:
                 card = pos.display[action - RESERVE]
