@@ -1,0 +1,308 @@
+"""Splendor run logs: finished games to the results and turns tables of the run-format
+spec (`run-format-splendor.md`), and logged turns back to a game (`replay`).
+
+Frames are built column-wise: one attribute read per turn, then whole-column polars work,
+so logging costs a small fraction of playing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
+from typing import Any
+
+import polars as pl
+
+from sanssim.errors import IllegalActionError, SanssimError
+from sanssim.games.splendor.engine import (
+    ACTION_NAMES,
+    BUY,
+    BUY_RESERVED,
+    END_REASONS,
+    MAIN,
+    N_GEMS,
+    N_LEVELS,
+    N_SLOTS,
+    NOBLE,
+    NOBLE_CHOICE,
+    PASS,
+    RESERVE,
+    RESERVE_BLIND,
+    RETURN,
+    SOURCE_NAMES,
+    TAKE2,
+    TAKE_DIFF,
+    TAKE_SETS,
+    Game,
+    State,
+)
+
+I8, I16 = pl.Int8(), pl.Int16()
+
+RESULT_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "game": pl.String(),
+    "game_id": pl.Int64(),
+    "game_seed": pl.Int64(),
+    "n_players": I8,
+    "target_points": I16,
+    "max_rounds": I16,
+    "gem_tokens": I8,
+    "gold_tokens": I8,
+    "nobles_in_play": pl.List(I8),
+    "seat": I8,
+    "strategy": pl.String(),
+    "points": I16,
+    "total": I16,
+    "card_points": I16,
+    "noble_points": I16,
+    "cards_bought": I8,
+    "nobles": I8,
+    "bonuses": pl.List(I8),
+    "tokens": pl.List(I8),
+    "reserved_left": I8,
+    "rounds": I16,
+    "turns_taken": I16,
+    "passes": I16,
+    "rank": I8,
+    "winner": pl.Boolean(),
+    "end_reason": pl.String(),
+    "hit_round_cap": pl.Boolean(),
+}
+
+TURN_SCHEMA: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "game_id": pl.Int64(),
+    "turn": I16,
+    "round": I16,
+    "seat": I8,
+    "action": pl.String(),
+    "gems_taken": pl.List(I8),
+    "gold_taken": I8,
+    "card_id": I16,
+    "card_from": pl.String(),
+    "slot": I8,
+    "payment": pl.List(I8),
+    "gems_returned": pl.List(I8),
+    "noble_id": I8,
+    "points": I16,
+    "score": I16,
+    "tokens": pl.List(I8),
+    "bonuses": pl.List(I8),
+    "reserved": pl.List(I16),
+    "display": pl.List(I16),
+    "drawn_card_id": I16,
+    "deck_left": pl.List(I8),
+    "supply": pl.List(I8),
+}
+
+_SCALARS = ("turn", "seat", "action", "card", "source", "slot", "noble", "points", "drawn")
+_VECTORS = (
+    ("gems_taken", "taken", N_GEMS + 1),
+    ("payment", "payment", N_GEMS + 1),
+    ("gems_returned", "returned", N_GEMS + 1),
+    ("tokens", "tokens", N_GEMS + 1),
+    ("bonuses", "bonuses", N_GEMS),
+    ("display", "display", N_SLOTS),
+    ("deck_left", "deck_left", N_LEVELS),
+    ("supply", "supply", N_GEMS + 1),
+)
+_read = attrgetter(*_SCALARS, *(field for _, field, _ in _VECTORS), "reserved")
+
+
+def result_frame(
+    run_id: str,
+    game: Game,
+    strategies: Sequence[str],
+    finished: list[tuple[int, int, State]],
+) -> pl.DataFrame:
+    """One row per (game, seat), built column by column."""
+    cfg = game.config
+    noble_value = game.noble_points
+    cols: dict[str, list[Any]] = {name: [] for name in RESULT_SCHEMA}
+    for game_id, seed, state in finished:
+        n = state.n
+        ranks = state.ranks()
+        rounds = state.round
+        reason = END_REASONS[state.end_reason]
+        cols["game_id"] += [game_id] * n
+        cols["game_seed"] += [seed] * n
+        cols["nobles_in_play"] += [list(state.nobles_in_play)] * n
+        cols["seat"] += range(n)
+        cols["strategy"] += strategies[:n]
+        cols["points"] += state.points
+        noble_points = [sum(noble_value[x] for x in ns) for ns in state.nobles]
+        cols["card_points"] += [p - q for p, q in zip(state.points, noble_points, strict=True)]
+        cols["noble_points"] += noble_points
+        cols["cards_bought"] += state.cards_bought
+        cols["nobles"] += [len(ns) for ns in state.nobles]
+        cols["bonuses"] += state.bonus
+        cols["tokens"] += state.tokens
+        cols["reserved_left"] += [len(r) for r in state.reserved]
+        cols["rounds"] += [rounds] * n
+        cols["passes"] += state.passes
+        cols["rank"] += ranks
+        cols["winner"] += [r == 1 for r in ranks]
+        cols["end_reason"] += [reason] * n
+    rows = len(cols["seat"])
+    constants = {
+        "run_id": run_id,
+        "game": "splendor",
+        "n_players": cfg.n_players,
+        "target_points": cfg.target_points,
+        "max_rounds": cfg.max_rounds,
+        "gem_tokens": cfg.resolved_gem_tokens,
+        "gold_tokens": cfg.gold_tokens,
+    }
+    for name, value in constants.items():
+        cols[name] = [value] * rows
+    cols["total"] = cols["points"]
+    cols["turns_taken"] = cols["rounds"]
+    cols["hit_round_cap"] = [r == "round_cap" for r in cols["end_reason"]]
+    return pl.DataFrame(
+        {name: pl.Series(name, cols[name], dtype=dtype) for name, dtype in RESULT_SCHEMA.items()}
+    )
+
+
+def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
+    """One row per turn, built column-wise: per-turn Python work is one tuple read."""
+    records = []
+    game_ids: list[int] = []
+    for game_id, state in games:
+        records.extend(map(_read, state.log))
+        game_ids.extend([game_id] * len(state.log))
+    width = len(_SCALARS) + len(_VECTORS) + 1
+    columns = list(zip(*records, strict=True)) if records else [()] * width
+    scalars = dict(zip(_SCALARS, columns, strict=False))
+    n = game.n_players
+
+    def opt(name: str, dtype: pl.DataType) -> pl.Series:
+        """-1 means 'none' in the records: null in the table."""
+        s = pl.Series(name, scalars[name], dtype=pl.Int16)
+        return s.set(s < 0, None).cast(dtype)  # type: ignore[arg-type]
+
+    def names(name: str, table: tuple[str, ...]) -> pl.Series:
+        return pl.Series(scalars[name], dtype=pl.Int16).replace_strict(
+            range(len(table)), list(table), default=None, return_dtype=pl.String
+        )
+
+    out: dict[str, pl.Series] = {
+        "run_id": pl.Series([run_id] * len(records), dtype=pl.String),
+        "game_id": pl.Series(game_ids, dtype=pl.Int64),
+    }
+    turn = pl.Series(scalars["turn"], dtype=I16)
+    out["turn"] = turn
+    out["round"] = (turn // n + 1).cast(I16)
+    out["seat"] = pl.Series(scalars["seat"], dtype=I8)
+    out["action"] = names("action", ACTION_NAMES)
+    vectors = {}
+    for k, (column, _, size) in enumerate(_VECTORS):
+        flat = list(chain.from_iterable(columns[len(_SCALARS) + k])) if records else []
+        dtype = I16 if column == "display" else I8
+        series = pl.Series(column, flat, dtype=pl.Int16)
+        if column == "display":
+            series = series.set(series < 0, None)  # type: ignore[arg-type]
+        vectors[column] = series.cast(dtype).reshape((-1, size)).cast(pl.List(dtype))
+    out["gems_taken"] = vectors["gems_taken"]
+    out["gold_taken"] = pl.Series([t[N_GEMS] for t in columns[len(_SCALARS)]], dtype=I8)
+    out["card_id"] = opt("card", I16)
+    out["card_from"] = names("source", SOURCE_NAMES)
+    out["slot"] = opt("slot", I8)
+    out["payment"] = vectors["payment"]
+    out["gems_returned"] = vectors["gems_returned"]
+    out["noble_id"] = opt("noble", I8)
+    points = pl.Series(scalars["points"], dtype=I16)
+    out["points"] = points
+    out["score"] = points
+    out["tokens"] = vectors["tokens"]
+    out["bonuses"] = vectors["bonuses"]
+    out["reserved"] = pl.Series([list(r) for r in columns[-1]], dtype=pl.List(I16))
+    out["display"] = vectors["display"]
+    out["drawn_card_id"] = opt("drawn", I16)
+    out["deck_left"] = vectors["deck_left"]
+    out["supply"] = vectors["supply"]
+    return pl.DataFrame({name: out[name].alias(name) for name in TURN_SCHEMA})
+
+
+def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
+    """Re-apply a logged game's choices to a fresh deal and check every turn against the log.
+
+    Raises SanssimError (one line) at the first turn where the engine and the log disagree.
+    """
+    state = game.new_state(seed, record=True)
+    logged = turns.sort("turn")
+    for row in logged.iter_rows(named=True):
+        try:
+            _replay_turn(state, row)
+        except (IllegalActionError, ValueError, TypeError) as exc:
+            raise SanssimError(
+                f"game {game_id} turn {row['turn']}: the log is not a legal game ({exc})"
+            ) from None
+    if not state.is_terminal():
+        raise SanssimError(f"game {game_id}: the log stops at turn {state.turn}, the game goes on")
+    run_id = logged["run_id"][0] if logged.height else ""
+    replayed = turn_frame(run_id, game, [(game_id, state)])
+    columns = list(TURN_SCHEMA)
+    for got, want in zip(
+        replayed.iter_rows(named=True), logged.select(columns).iter_rows(named=True), strict=False
+    ):
+        if got != want:
+            column = next(k for k in columns if got[k] != want[k])
+            raise SanssimError(
+                f"game {game_id} turn {want['turn']}: the log says {column}={want[column]!r}, "
+                f"the engine gives {got[column]!r}"
+            )
+    if replayed.height != logged.height:
+        raise SanssimError(
+            f"game {game_id}: the log has {logged.height} turns, the engine {replayed.height}"
+        )
+    return state
+
+
+def _replay_turn(state: State, row: dict[str, Any]) -> None:
+    turn = row["turn"]
+    if state.turn > turn:
+        return  # a turn of forced choices, played by the engine itself
+    if state.is_terminal() or state.turn != turn:
+        raise ValueError(f"the engine is at turn {state.turn}, not {turn}")
+    while state.turn == turn and not state.is_terminal():
+        if state.phase == MAIN:
+            action = _main_action(state, row)
+            if BUY <= action < PASS:
+                state.apply_buy(action, list(row["payment"]))
+            else:
+                state.apply_action(action)
+        elif state.phase == NOBLE_CHOICE:
+            if row["noble_id"] is None:
+                raise ValueError("a noble must visit, the log names none")
+            state.apply_action(NOBLE + row["noble_id"])
+        else:
+            done = state.turn_record.returned  # type: ignore[union-attr]
+            left = [want - got for want, got in zip(row["gems_returned"], done, strict=True)]
+            colour = next((c for c, k in enumerate(left) if k > 0), None)
+            if colour is None:
+                raise ValueError("tokens must be returned, the log returns no more")
+            state.apply_action(RETURN + colour)
+
+
+def _main_action(state: State, row: dict[str, Any]) -> int:
+    """The engine action a logged turn names."""
+    kind = row["action"]
+    taken = row["gems_taken"]
+    if kind == "take3":
+        return TAKE_DIFF + TAKE_SETS.index(tuple(c for c in range(N_GEMS) if taken[c]))
+    if kind == "take2":
+        return TAKE2 + next(c for c in range(N_GEMS) if taken[c])
+    source = row["card_from"]
+    if kind == "reserve":
+        return RESERVE + row["slot"]
+    if kind == "reserve_blind":
+        return RESERVE_BLIND + SOURCE_NAMES.index(source) - SOURCE_NAMES.index("deck:1")
+    if kind == "buy":
+        if source == "display":
+            return BUY + row["slot"]
+        return BUY_RESERVED + state.reserved[state.current].index(row["card_id"])
+    if kind == "pass":
+        return PASS
+    raise ValueError(f"unknown action {kind!r}")
