@@ -12,9 +12,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
-from sanssim.runner.sanssouci_log import RESULT_SCHEMA as SANSSOUCI_RESULTS
-from sanssim.runner.sanssouci_log import TURN_SCHEMA as SANSSOUCI_TURNS
+from sanssim.games.sanssouci.log import RESULT_SCHEMA as SANSSOUCI_RESULTS
+from sanssim.games.sanssouci.log import TURN_SCHEMA as SANSSOUCI_TURNS
+from sanssim.games.seikatsu.log import RESULT_SCHEMA as SEIKATSU_RESULTS
+from sanssim.games.seikatsu.log import TURN_SCHEMA as SEIKATSU_TURNS
+from sanssim.games.splendor.log import RESULT_SCHEMA as SPLENDOR_RESULTS
+from sanssim.games.splendor.log import TURN_SCHEMA as SPLENDOR_TURNS
 
 RUN_FORMAT = Path(__file__).resolve().parents[1] / "docs" / "run-format.md"
 
@@ -23,6 +26,8 @@ Schema = dict[str, pl.DataType]
 # game section title -> (results schema, turns schema)
 SCHEMAS: dict[str, tuple[Schema, Schema]] = {
     "Sanssouci": (SANSSOUCI_RESULTS, SANSSOUCI_TURNS),
+    "Seikatsu": (SEIKATSU_RESULTS, SEIKATSU_TURNS),
+    "Splendor": (SPLENDOR_RESULTS, SPLENDOR_TURNS),
 }
 TABLES = ("results", "turns")
 

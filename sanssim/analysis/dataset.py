@@ -183,10 +183,8 @@ def load_dataset(paths: list[Path]) -> Dataset:
                 lineup=_lineup(run.results),
                 components=pl.lit(_components_label(game_type, run)),
                 **{
-                    name: pl.lit(run.config.get(name))
-                    if isinstance(run.config.get(name), bool)
-                    else pl.lit(_design_value(run.config.get(name)))
-                    for name in options
+                    name: pl.lit(value) if isinstance(value, bool) else pl.lit(_design_value(value))
+                    for name, value in _option_values(game_type, run).items()
                     if name not in present
                 },
             )
@@ -228,6 +226,15 @@ def load_dataset(paths: list[Path]) -> Dataset:
     ]
     turns = pl.concat(logged, how="diagonal_relaxed") if logged else None
     return Dataset(game_type, runs, design, arms, results, turns)
+
+
+def _option_values(game_type: GameType, run: Run) -> dict[str, object]:
+    """Each of the game's options as the run's manifest recorded it (None if it did not)."""
+    try:
+        recorded = game_type.options_from_config(run.config)
+    except (KeyError, TypeError, AttributeError):
+        recorded = {}
+    return {o.name: recorded.get(o.name) for o in game_type.options}
 
 
 def _components_label(game_type: GameType, run: Run) -> str:

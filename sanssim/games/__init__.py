@@ -17,6 +17,8 @@ ENTRY_POINT_GROUP = "sanssim.games"
 DEFAULT_GAME = "sanssouci"
 BUILTIN = {
     "sanssouci": "sanssim.games.sanssouci.plugin:GAME",
+    "seikatsu": "sanssim.games.seikatsu.plugin:GAME",
+    "splendor": "sanssim.games.splendor.plugin:GAME",
 }
 
 

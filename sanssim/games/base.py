@@ -199,3 +199,29 @@ class GameType(ABC):
     def report_sections(self) -> Sequence[Callable[[Context], Section]]:
         """The game's own report sections, after the generic ones."""
         return ()
+
+
+def replayed_show(
+    game: Any,
+    seed: int,
+    turns: pl.DataFrame,
+    turn: int | None,
+    seat: int | None,
+    apply_turn: Callable[[Any, dict[str, Any]], None],
+    picture: Callable[[Any], str],
+    turn_line: Callable[[Mapping[str, Any]], str],
+) -> list[str]:
+    """`show` for a game whose pictures come from the engine state: the logged turns are
+    applied one by one to a fresh deal (already checked against the log), and the
+    position is drawn after every shown turn."""
+    state = game.new_state(seed)
+    rows = turns.sort("turn").to_dicts()
+    out: list[str] = []
+    for row in rows:
+        apply_turn(state, row)
+        if turn is not None and row["turn"] != turn:
+            continue
+        if seat is not None and row["seat"] != seat:
+            continue
+        out += ["", turn_line(row), picture(state)]
+    return out

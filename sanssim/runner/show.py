@@ -118,7 +118,7 @@ def explain(run_dir: Path, game_id: int, turn: int, top: int | None = 5) -> str:
 
 def _decision(player: Strategy, view: Any, legal: list[int], top: int | None) -> list[str]:
     """The scored options of one decision, with each score's named terms."""
-    scored = player.terms(view, legal)
+    scored = sorted(player.terms(view, legal), key=lambda item: -sum(item[1].values()))
     shown = scored if top is None else scored[:top]
     lines = [
         f"{type(player).__name__} ({player.name}): {len(legal)} legal options, "

@@ -170,6 +170,24 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
     return df.cast(TURN_SCHEMA)  # type: ignore[arg-type]
 
 
+def replay_turn(state: State, row: dict[str, Any]) -> None:
+    """Apply one logged turn's play (raises ValueError when it cannot be applied)."""
+    turn = row["turn"]
+    if state.turn > turn:
+        return  # a forced turn the engine already played; checked with the columns
+    if state.is_terminal() or state.turn < turn:
+        raise ValueError(f"the log has turn {turn}, the engine expects turn {state.turn}")
+    try:
+        action = state.game.action(row["tile"], row["q"], row["r"])
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(
+            f"unknown tile or space {row['tile']!r} on ({row['q']}, {row['r']})"
+        ) from None
+    if action not in state.legal:
+        raise ValueError(f"{state.describe(action)} is not a legal play here")
+    state.apply_action(action)
+
+
 def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
     """Re-apply a logged game's choices to a fresh deal, checking every logged turn.
 
@@ -180,25 +198,10 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
     logged = turns.sort("turn")
     state = game.new_state(seed, record=True)
     for row in logged.iter_rows(named=True):
-        turn = row["turn"]
-        if state.turn > turn:
-            continue  # a forced turn the engine already played; checked with the columns
-        if state.is_terminal() or state.turn < turn:
-            raise SanssimError(
-                f"game {game_id}: the log has turn {turn}, the engine expects turn {state.turn}"
-            )
         try:
-            action = game.action(row["tile"], row["q"], row["r"])
-        except (ValueError, KeyError, TypeError):
-            raise SanssimError(
-                f"game {game_id} turn {turn}: unknown tile or space "
-                f"{row['tile']!r} on ({row['q']}, {row['r']})"
-            ) from None
-        if action not in state.legal:
-            raise SanssimError(
-                f"game {game_id} turn {turn}: {state.describe(action)} is not a legal play here"
-            )
-        state.apply_action(action)
+            replay_turn(state, row)
+        except ValueError as exc:
+            raise SanssimError(f"game {game_id} turn {row['turn']}: {exc}") from None
     run_id = logged["run_id"][0] if logged.height else ""
     replayed = turn_frame(run_id, game, [(game_id, state)])
     for got, want in zip(

@@ -234,7 +234,7 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
     logged = turns.sort("turn")
     for row in logged.iter_rows(named=True):
         try:
-            _replay_turn(state, row)
+            replay_turn(state, row)
         except (IllegalActionError, ValueError, TypeError) as exc:
             raise SanssimError(
                 f"game {game_id} turn {row['turn']}: the log is not a legal game ({exc})"
@@ -260,7 +260,8 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
     return state
 
 
-def _replay_turn(state: State, row: dict[str, Any]) -> None:
+def replay_turn(state: State, row: dict[str, Any]) -> None:
+    """Apply one logged turn's choices (raises ValueError when they cannot be applied)."""
     turn = row["turn"]
     if state.turn > turn:
         return  # a turn of forced choices, played by the engine itself

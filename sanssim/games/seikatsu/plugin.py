@@ -1,0 +1,106 @@
+"""Seikatsu's declaration: options, components, strategies, logs, show and report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sanssim.games.base import GameType, Option, OptionValue, replayed_show
+from sanssim.games.seikatsu import log
+from sanssim.games.seikatsu.components import Components, load_components
+from sanssim.games.seikatsu.engine import Game, GameConfig, State
+from sanssim.games.seikatsu.render import legend, render_garden, render_state
+from sanssim.games.seikatsu.view import PlayerView
+
+
+class Seikatsu(GameType):
+    name = "seikatsu"
+    title = "Seikatsu"
+    min_players, max_players = 2, 4
+    options = (Option("tournament", bool, False, "tournament mode: the koi are dealt face up"),)
+    sources = ("bird_points", "flower_points")
+    result_schema = log.RESULT_SCHEMA
+    turn_schema = log.TURN_SCHEMA
+
+    def load_components(self, path: str | Path | None = None) -> Components:
+        return load_components(path)
+
+    def components_from_manifest(self, data: Mapping[str, Any]) -> Components:
+        return Components.from_manifest(dict(data))
+
+    def new_game(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Components
+    ) -> Game:
+        config = GameConfig(n_players=n_players, tournament=bool(options.get("tournament")))
+        return Game(config, components)
+
+    def view(self, state: State, seat: int) -> PlayerView:
+        return PlayerView(state, seat)
+
+    def strategies(self) -> dict[str, type]:
+        from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
+
+        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
+
+    def result_frame(
+        self,
+        run_id: str,
+        game: Game,
+        strategies: Sequence[str],
+        finished: list[tuple[int, int, State]],
+    ) -> pl.DataFrame:
+        return log.result_frame(run_id, game, strategies, finished)
+
+    def turn_frame(self, run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
+        return log.turn_frame(run_id, game, games)
+
+    def replay(
+        self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
+    ) -> State:
+        return log.replay(game, game_id, seed, turns)
+
+    def show(
+        self,
+        game: Game,
+        results: pl.DataFrame,
+        turns: pl.DataFrame,
+        final: State,
+        turn: int | None,
+        seat: int | None,
+    ) -> list[str]:
+        seed = results["game_seed"][0]
+        out = ["legend: " + legend(final)]
+        out += replayed_show(
+            game, seed, turns, turn, seat, log.replay_turn, render_garden, self.turn_line
+        )
+        out += ["", "final position:", render_state(final), "", "final scores:"]
+        for r in results.iter_rows(named=True):
+            out.append(
+                f"  seat {r['seat']} ({r['pagoda']}): {r['total']} (birds {r['bird_points']}, "
+                f"flowers {r['flower_points']}, rows {r['row_points']}), rank {r['rank']}"
+            )
+        return out
+
+    def turn_line(self, row: Mapping[str, Any]) -> str:
+        koi = f" as {row['koi_bird']}" if row["koi_bird"] else ""
+        drawn = f"draws {row['drawn']}" if row["drawn"] else "no draw (bag empty)"
+        return (
+            f"turn {row['turn']} (round {row['round']}) seat {row['seat']} plays "
+            f"{row['tile']}{koi} on ({row['q']}, {row['r']}): +{row['bird_points']} birds, "
+            f"score {row['score']}; {drawn}; bag {row['bag_left']}"
+        )
+
+    def position_lines(self, view: PlayerView) -> list[str]:
+        state = view._state
+        names = state.game.kind_names
+        hand = " ".join(names[k] for k in sorted(view.hand)) or "-"
+        return [
+            f"seat {view.seat} holds {hand}; face-up koi {view.koi_held(view.seat)}",
+            render_garden(state),
+        ]
+
+
+GAME = Seikatsu()

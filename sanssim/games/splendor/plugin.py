@@ -1,0 +1,126 @@
+"""Splendor's declaration: options, components, strategies, logs, show and report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sanssim.games.base import GameType, Option, OptionValue, replayed_show
+from sanssim.games.splendor import log
+from sanssim.games.splendor.components import Components, load_components
+from sanssim.games.splendor.engine import MAX_PLAYERS, MIN_PLAYERS, Game, GameConfig, State
+from sanssim.games.splendor.render import LEGEND, render_player, render_state
+from sanssim.games.splendor.view import PlayerView
+
+PARAMETERS = ("target_points", "gem_tokens", "gold_tokens", "nobles", "max_rounds")
+
+
+class Splendor(GameType):
+    name = "splendor"
+    title = "Splendor"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    options = (
+        Option("target_points", int, 15, "prestige points that end the game"),
+        Option("gem_tokens", int, None, "tokens per gem colour (default by players: 4/5/7)"),
+        Option("gold_tokens", int, 5, "gold tokens"),
+        Option("nobles", int, None, "nobles revealed (default: players + 1)"),
+        Option("max_rounds", int, 100, "round cap that guarantees the game ends"),
+    )
+    sources = ("card_points", "noble_points")
+    result_schema = log.RESULT_SCHEMA
+    turn_schema = log.TURN_SCHEMA
+
+    def load_components(self, path: str | Path | None = None) -> Components:
+        return load_components(path)
+
+    def components_from_manifest(self, data: Mapping[str, Any]) -> Components:
+        return Components.from_dict(dict(data))
+
+    def new_game(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Components
+    ) -> Game:
+        given = {k: options[k] for k in PARAMETERS if options.get(k) is not None}
+        return Game(GameConfig(n_players=n_players, **given), components)  # type: ignore[arg-type]
+
+    def config_options(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Components
+    ) -> dict[str, Any]:
+        """`variants`: the five rule parameters, player-count defaults left as null."""
+        return {"variants": self.new_game(n_players, options, components).config.variants()}
+
+    def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
+        variants = config.get("variants") or {}
+        return {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
+
+    def view(self, state: State, seat: int) -> PlayerView:
+        return PlayerView(state, seat)
+
+    def strategies(self) -> dict[str, type]:
+        from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
+
+        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
+
+    def result_frame(
+        self,
+        run_id: str,
+        game: Game,
+        strategies: Sequence[str],
+        finished: list[tuple[int, int, State]],
+    ) -> pl.DataFrame:
+        return log.result_frame(run_id, game, strategies, finished)
+
+    def turn_frame(self, run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
+        return log.turn_frame(run_id, game, games)
+
+    def replay(
+        self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
+    ) -> State:
+        return log.replay(game, game_id, seed, turns)
+
+    def show(
+        self,
+        game: Game,
+        results: pl.DataFrame,
+        turns: pl.DataFrame,
+        final: State,
+        turn: int | None,
+        seat: int | None,
+    ) -> list[str]:
+        seed = results["game_seed"][0]
+        out = ["legend: " + LEGEND]
+        out += replayed_show(
+            game, seed, turns, turn, seat, log.replay_turn, render_state, self.turn_line
+        )
+        out += ["", "final scores:"]
+        for r in results.iter_rows(named=True):
+            out.append(
+                f"  seat {r['seat']}: {r['total']} (cards {r['card_points']}, nobles "
+                f"{r['noble_points']}), {r['cards_bought']} cards, rank {r['rank']}, "
+                f"ended by {r['end_reason']} after {r['rounds']} rounds"
+            )
+        return out
+
+    def turn_line(self, row: Mapping[str, Any]) -> str:
+        what = row["action"]
+        if row["card_id"] is not None:
+            what += f" card {row['card_id']} from {row['card_from']}"
+        taken = [n for n in row["gems_taken"] if n] if row["gems_taken"] else []
+        if taken:
+            what += f", takes {list(row['gems_taken'])}"
+        if any(row["gems_returned"] or []):
+            what += f", returns {list(row['gems_returned'])}"
+        if row["noble_id"] is not None:
+            what += f", noble {row['noble_id']} visits"
+        return (
+            f"turn {row['turn']} (round {row['round']}) seat {row['seat']}: {what}; "
+            f"points {row['points']}"
+        )
+
+    def position_lines(self, view: PlayerView) -> list[str]:
+        return [render_player(view._state, view.seat, reveal=True)]
+
+
+GAME = Splendor()
