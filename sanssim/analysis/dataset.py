@@ -66,6 +66,8 @@ def _fingerprint(value: object) -> str:
 
 def _design_value(value: object) -> str:
     """An option's recorded value as one comparable text (lists as JSON)."""
+    if value is None:
+        return "by players"
     return value if isinstance(value, str) else json.dumps(value)
 
 
@@ -164,7 +166,12 @@ def load_dataset(paths: list[Path]) -> Dataset:
     design = ["n_players", *options, "lineup", "components"]
     # Options the results rows carry (Sanssouci's variants) come from there; the others
     # from each run's manifest.
-    wanted = [c for c in game_type.result_schema if c != "run_id"]
+    from_results = set(game_type.options_in_results)
+    wanted = [
+        c
+        for c in game_type.result_schema
+        if c != "run_id" and (c not in options or c in from_results)
+    ]
     frames = []
     for i, run in enumerate(runs):
         present = run.results.collect_schema().names()
@@ -185,7 +192,7 @@ def load_dataset(paths: list[Path]) -> Dataset:
                 **{
                     name: pl.lit(value) if isinstance(value, bool) else pl.lit(_design_value(value))
                     for name, value in _option_values(game_type, run).items()
-                    if name not in present
+                    if name not in from_results or name not in present
                 },
             )
         )

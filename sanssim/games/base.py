@@ -90,6 +90,9 @@ class GameType(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     # Results columns that add up to `total`, for the generic "points by source" section.
     sources: ClassVar[tuple[str, ...]] = ()
+    # Options whose resolved value every results row carries (read from there by reports;
+    # the others are read from each run's manifest).
+    options_in_results: ClassVar[tuple[str, ...]] = ()
     # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
     rollout_strategy: ClassVar[str] = "heuristic"
     result_schema: ClassVar[Mapping[str, Any]]

@@ -53,6 +53,7 @@ class Sanssouci(GameType):
         ),
     )
     sources = log.SOURCES
+    options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
     result_schema = log.RESULT_SCHEMA
     turn_schema = log.TURN_SCHEMA
 

@@ -30,6 +30,7 @@ class Splendor(GameType):
         Option("max_rounds", int, 100, "round cap that guarantees the game ends"),
     )
     sources = ("card_points", "noble_points")
+    options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
     result_schema = log.RESULT_SCHEMA
     turn_schema = log.TURN_SCHEMA
 
