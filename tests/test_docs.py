@@ -12,6 +12,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+
 from sanssim.games.sanssouci.log import RESULT_SCHEMA as SANSSOUCI_RESULTS
 from sanssim.games.sanssouci.log import TURN_SCHEMA as SANSSOUCI_TURNS
 from sanssim.games.seikatsu.log import RESULT_SCHEMA as SEIKATSU_RESULTS

@@ -1,4 +1,4 @@
-"""One test per clause of /work/shared/rules/sanssouci.md, each on a hand-built position.
+"""One test per clause of docs/sanssouci.md, each on a hand-built position.
 
 Unless a test says otherwise, seats play garden side 1A: row 1 plus the
 pre-printed squares (2,4) (2,5) (3,0) (4,8) (5,1) (6,7), symbols in the

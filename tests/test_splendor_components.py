@@ -20,8 +20,8 @@ from sanssim.games.splendor.components import (
 )
 
 PACKAGE = Path(comp_module.__file__).parent
-SOURCE = Path("/work/shared/data/splendor")
-# sha256 of the verified data files (/work/shared/data/splendor, checked card by card)
+SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "splendor"
+# sha256 of the verified data files (shared/data/splendor beside the repository)
 DIGESTS = {
     "cards.csv": "d09004e422652d98acfe801d47bdcf9a972fdc4176b0ee73e6e1450f654dccb2",
     "nobles.csv": "0f6f429ef0905e503070659f258bf296df5784f680cde3f684d24aa75a31b1bb",

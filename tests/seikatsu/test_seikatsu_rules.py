@@ -1,4 +1,4 @@
-"""One test per clause of /work/shared/rules/seikatsu.md, mostly on hand-built positions.
+"""One test per clause of docs/seikatsu.md, mostly on hand-built positions.
 
 Expected values are worked out by hand from the rules text (section 10 gives
 several); none is copied from the engine's own output.

@@ -1,4 +1,4 @@
-"""Seikatsu (rules: /work/shared/rules/seikatsu.md): components, engine, view, strategies."""
+"""Seikatsu (rules: docs/seikatsu.md): components, engine, view, strategies."""
 
 from sanssim.games.seikatsu.components import (
     Components,

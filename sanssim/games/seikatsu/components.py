@@ -1,7 +1,7 @@
 """Seikatsu component data: the garden, pagodas, tiles and every rules assumption.
 
 The data file has exactly the layout of the run manifest's `components` object
-(`/work/shared/spec/run-format-seikatsu.md`), so one parser reads both. Each
+(`docs/run-format.md`), so one parser reads both. Each
 malformed field is reported by a one-line `ComponentError` naming the field.
 """
 

@@ -1,6 +1,6 @@
 """Seikatsu logs: finished games to the results and turns tables, and back to games.
 
-Columns and dtypes follow `/work/shared/spec/run-format-seikatsu.md`. Frames
+Columns and dtypes follow `docs/run-format.md`. Frames
 are built column-wise: the turn records are transposed in one `zip`, and
 codes, spaces and teams are mapped by polars, so the per-turn Python work is
 a tuple read and a hand padding.
