@@ -97,6 +97,10 @@ class GameType(ABC):
     rollout_strategy: ClassVar[str] = "heuristic"
     result_schema: ClassVar[Mapping[str, Any]]
     turn_schema: ClassVar[Mapping[str, Any]]
+    # The game's log module (`result_frame`, `turn_frame`, `replay(game, id, seed, turns)`)
+    # and its PlayerView class, which the default methods below delegate to.
+    log: ClassVar[Any]
+    view_class: ClassVar[type]
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -144,9 +148,9 @@ class GameType(ABC):
 
     # ---------------------------------------------------------------- play
 
-    @abstractmethod
     def view(self, state: Any, seat: int) -> Any:
         """What `seat` may see of `state` (a PlayerView with `determinize`)."""
+        return self.view_class(state, seat)
 
     @abstractmethod
     def strategies(self) -> Mapping[str, type[Strategy]]:
@@ -154,7 +158,6 @@ class GameType(ABC):
 
     # ---------------------------------------------------------------- logs
 
-    @abstractmethod
     def result_frame(
         self,
         run_id: str,
@@ -163,17 +166,18 @@ class GameType(ABC):
         finished: list[tuple[int, int, Any]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
+        return self.log.result_frame(run_id, game, strategies, finished)
 
-    @abstractmethod
     def turn_frame(self, run_id: str, game: Any, games: list[tuple[int, Any]]) -> pl.DataFrame:
         """One turns row per turn of recorded (game_id, state)."""
+        return self.log.turn_frame(run_id, game, games)
 
-    @abstractmethod
     def replay(
         self, game: Any, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
     ) -> Any:
         """The logged game re-applied to a fresh deal, every turn checked against the log;
         raises SanssimError at the first disagreement."""
+        return self.log.replay(game, game_id, seed, turns)
 
     # ---------------------------------------------------------------- show
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,8 @@ class Sanssouci(GameType):
     )
     sources = log.SOURCES
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
+    log = log
+    view_class = PlayerView
     result_schema = log.RESULT_SCHEMA
     turn_schema = log.TURN_SCHEMA
 
@@ -94,26 +96,11 @@ class Sanssouci(GameType):
             options["garden_sides"] = ",".join(sides)
         return options
 
-    def view(self, state: State, seat: int) -> PlayerView:
-        return PlayerView(state, seat)
-
     def strategies(self) -> dict[str, type]:
         from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
         from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 
         return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
-
-    def result_frame(
-        self,
-        run_id: str,
-        game: Game,
-        strategies: Sequence[str],
-        finished: list[tuple[int, int, State]],
-    ) -> pl.DataFrame:
-        return log.result_frame(run_id, game, strategies, finished)
-
-    def turn_frame(self, run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
-        return log.turn_frame(run_id, game, games)
 
     def replay(
         self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame

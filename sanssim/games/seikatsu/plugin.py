@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,8 @@ class Seikatsu(GameType):
     min_players, max_players = 2, 4
     options = (Option("tournament", bool, False, "tournament mode: the koi are dealt face up"),)
     sources = ("bird_points", "flower_points")
+    log = log
+    view_class = PlayerView
     result_schema = log.RESULT_SCHEMA
     turn_schema = log.TURN_SCHEMA
 
@@ -37,30 +39,10 @@ class Seikatsu(GameType):
         config = GameConfig(n_players=n_players, tournament=bool(options.get("tournament")))
         return Game(config, components)
 
-    def view(self, state: State, seat: int) -> PlayerView:
-        return PlayerView(state, seat)
-
     def strategies(self) -> dict[str, type]:
         from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 
         return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
-
-    def result_frame(
-        self,
-        run_id: str,
-        game: Game,
-        strategies: Sequence[str],
-        finished: list[tuple[int, int, State]],
-    ) -> pl.DataFrame:
-        return log.result_frame(run_id, game, strategies, finished)
-
-    def turn_frame(self, run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
-        return log.turn_frame(run_id, game, games)
-
-    def replay(
-        self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
-    ) -> State:
-        return log.replay(game, game_id, seed, turns)
 
     def show(
         self,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,8 @@ class Splendor(GameType):
     )
     sources = ("card_points", "noble_points")
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
+    log = log
+    view_class = PlayerView
     result_schema = log.RESULT_SCHEMA
     turn_schema = log.TURN_SCHEMA
 
@@ -56,30 +58,10 @@ class Splendor(GameType):
         variants = config.get("variants") or {}
         return {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
 
-    def view(self, state: State, seat: int) -> PlayerView:
-        return PlayerView(state, seat)
-
     def strategies(self) -> dict[str, type]:
         from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
 
         return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
-
-    def result_frame(
-        self,
-        run_id: str,
-        game: Game,
-        strategies: Sequence[str],
-        finished: list[tuple[int, int, State]],
-    ) -> pl.DataFrame:
-        return log.result_frame(run_id, game, strategies, finished)
-
-    def turn_frame(self, run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
-        return log.turn_frame(run_id, game, games)
-
-    def replay(
-        self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
-    ) -> State:
-        return log.replay(game, game_id, seed, turns)
 
     def show(
         self,
