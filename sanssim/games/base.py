@@ -221,7 +221,7 @@ def replayed_show(
     """`show` for a game whose pictures come from the engine state: the logged turns are
     applied one by one to a fresh deal (already checked against the log), and the
     position is drawn after every shown turn."""
-    state = game.new_state(seed)
+    state = game.new_state(seed, record=True)  # replaying a turn may read its record
     rows = turns.sort("turn").to_dicts()
     out: list[str] = []
     for row in rows:
