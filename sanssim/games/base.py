@@ -232,3 +232,46 @@ def replayed_show(
             continue
         out += ["", turn_line(row), picture(state)]
     return out
+
+
+class SeatView:
+    """What every game's PlayerView shares: a read-only window on a live state through
+    one seat's eyes. A game's view adds what that seat may see of its own game and
+    `determinize`; it must never hand out `_state`."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: Any, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def game(self) -> Any:
+        return self._state.game
+
+    @property
+    def n_players(self) -> int:
+        return self._state.n
+
+    @property
+    def phase(self) -> int:
+        return self._state.phase
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def current(self) -> int:
+        return self._state.current
+
+    def legal_actions(self) -> list[int]:
+        s = self._state
+        return list(s.legal) if s.current == self.seat else []
+
+    def describe(self, action: int) -> str:
+        return self._state.describe(action)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from sanssim.games.sanssouci.engine import TAKE, Game, State
+from sanssim.games.base import SeatView
+from sanssim.games.sanssouci.engine import TAKE, State
 
 
-class PlayerView:
+class PlayerView(SeatView):
     """A read-only window on a live state through one seat's eyes.
 
     It exposes the public information, the seat's own hand and missions, and
@@ -16,36 +17,7 @@ class PlayerView:
     reading them, so the result does not depend on the hidden truth.
     """
 
-    __slots__ = ("_state", "seat")
-
-    def __init__(self, state: State, seat: int) -> None:
-        self._state = state
-        self.seat = seat
-
-    # public game progress
-    @property
-    def game(self) -> Game:
-        return self._state.game
-
-    @property
-    def n_players(self) -> int:
-        return self._state.n
-
-    @property
-    def phase(self) -> int:
-        return self._state.phase
-
-    @property
-    def turn(self) -> int:
-        return self._state.turn
-
-    @property
-    def round(self) -> int:
-        return self._state.round
-
-    @property
-    def current(self) -> int:
-        return self._state.current
+    __slots__ = ()
 
     @property
     def turns_left(self) -> int:
@@ -126,13 +98,6 @@ class PlayerView:
     @property
     def missions(self) -> tuple[int, ...]:
         return self._state.missions[self.seat]
-
-    def legal_actions(self) -> list[int]:
-        s = self._state
-        return list(s.legal) if s.current == self.seat else []
-
-    def describe(self, action: int) -> str:
-        return self._state.describe(action)
 
     def determinize(self, rng: random.Random) -> State:
         """A full state consistent with this view, its unknowns sampled from `rng`.

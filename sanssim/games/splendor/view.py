@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from sanssim.games.splendor.engine import MAIN, N_LEVELS, Game, State
+from sanssim.games.base import SeatView
+from sanssim.games.splendor.engine import MAIN, N_LEVELS, State
 
 HIDDEN = -2  # another player's blind reservation, as this seat sees it
 
 
-class PlayerView:
+class PlayerView(SeatView):
     """A read-only window on a live state through one seat's eyes.
 
     Everything public (display, deck sizes, supply, every player's tokens, bonuses,
@@ -18,35 +19,7 @@ class PlayerView:
     `determinize` fills in the unknowns by sampling, never by reading them.
     """
 
-    __slots__ = ("_state", "seat")
-
-    def __init__(self, state: State, seat: int) -> None:
-        self._state = state
-        self.seat = seat
-
-    @property
-    def game(self) -> Game:
-        return self._state.game
-
-    @property
-    def n_players(self) -> int:
-        return self._state.n
-
-    @property
-    def phase(self) -> int:
-        return self._state.phase
-
-    @property
-    def turn(self) -> int:
-        return self._state.turn
-
-    @property
-    def round(self) -> int:
-        return self._state.round
-
-    @property
-    def current(self) -> int:
-        return self._state.current
+    __slots__ = ()
 
     @property
     def display(self) -> list[int]:
@@ -99,10 +72,6 @@ class PlayerView:
         """The level of each reserved card: public even for blind reservations."""
         level = self._state.game.card_level
         return [level[card] for card in self._state.reserved[seat]]
-
-    def legal_actions(self) -> list[int]:
-        s = self._state
-        return list(s.legal) if s.current == self.seat else []
 
     def describe(self, action: int) -> str:
         s = self._state
