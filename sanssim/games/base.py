@@ -9,6 +9,7 @@ sections. Nothing outside `sanssim/games/<game>/` knows more of a game than this
 from __future__ import annotations
 
 import contextlib
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -275,3 +276,17 @@ class SeatView:
 
     def describe(self, action: int) -> str:
         return self._state.describe(action)
+
+
+def legal_index(action: object, legal: list[int]) -> int | None:
+    """An int-like choice (a numpy int, say) that is legal, as an int; None otherwise.
+
+    The engines' slow path of `apply_action`: refusing bools, floats and the like
+    before anything is applied keeps a bad choice from half-applying."""
+    if isinstance(action, bool):
+        return None
+    try:
+        index = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return index if index in legal else None

@@ -19,11 +19,11 @@ A decision with a single legal choice is taken automatically.
 
 from __future__ import annotations
 
-import operator
 import random
 from dataclasses import dataclass, field
 
 from sanssim.errors import ComponentError, ConfigError, IllegalActionError
+from sanssim.games.base import legal_index
 from sanssim.games.sanssouci.components import (
     COLOURS,
     EXPANSION_TOP_ROW,
@@ -437,18 +437,10 @@ class State:
             self._choose_side(action)
 
     def _checked(self, action: object) -> int:
-        """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error.
-
-        Refusing bools, floats and the like here keeps a bad choice from
-        half-applying before it fails.
-        """
-        if not isinstance(action, bool):
-            try:
-                index = operator.index(action)
-            except TypeError:
-                index = None
-            if index is not None and index in self.legal:
-                return index
+        """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error."""
+        index = legal_index(action, self.legal)
+        if index is not None:
+            return index
         options = ", ".join(self.describe(a) for a in self.legal) or "none"
         raise IllegalActionError(
             f"illegal {PHASE_NAMES[self.phase]} choice {self.describe(action)} for seat "

@@ -16,12 +16,12 @@ generator of its own and the bag order is its only future chance.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
 from sanssim.errors import ConfigError, IllegalActionError
+from sanssim.games.base import legal_index
 from sanssim.games.seikatsu.components import (
     KOI,
     NEIGHBOUR_STEPS,
@@ -318,13 +318,9 @@ class State:
 
     def _checked(self, action: object) -> int:
         """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error."""
-        if not isinstance(action, bool):
-            try:
-                index = operator.index(action)  # type: ignore[arg-type]
-            except TypeError:
-                index = None
-            if index is not None and index in self.legal:
-                return index
+        index = legal_index(action, self.legal)
+        if index is not None:
+            return index
         options = ", ".join(self.describe(a) for a in self.legal) or "none, the game is over"
         raise IllegalActionError(
             f"illegal choice {self.describe(action)} for seat {self.current} "

@@ -21,12 +21,12 @@ A decision with a single legal choice is taken automatically.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
 from sanssim.errors import ConfigError, IllegalActionError
+from sanssim.games.base import legal_index
 from sanssim.games.splendor.components import (
     COLOURS,
     TOKEN_NAMES,
@@ -370,13 +370,9 @@ class State:
 
     def _checked(self, action: object) -> int:
         """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error."""
-        if not isinstance(action, bool):
-            try:
-                index = operator.index(action)  # type: ignore[arg-type]
-            except TypeError:
-                index = None
-            if index is not None and index in self.legal:
-                return index
+        index = legal_index(action, self.legal)
+        if index is not None:
+            return index
         options = ", ".join(self.describe(a) for a in self.legal) or "none"
         raise IllegalActionError(
             f"illegal {PHASE_NAMES[self.phase]} choice {self.describe(action)} for seat "
