@@ -105,6 +105,18 @@ def _pairable(ga: pl.DataFrame, gb: pl.DataFrame) -> tuple[bool, str]:
     )
 
 
+def _sides(metric: str) -> list[pl.Expr]:
+    """The columns both comparisons start with: the metric, and each arm's n and mean."""
+    return [
+        pl.lit(metric).alias("metric"),
+        pl.col("n_players"),
+        pl.col("a_n").alias("n_a"),
+        pl.col("b_n").alias("n_b"),
+        pl.col("a_mean").alias("mean_a"),
+        pl.col("b_mean").alias("mean_b"),
+    ]
+
+
 def _paired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFrame:
     joined = ga.join(gb, on="game_id", suffix="_b")
     parts = []
@@ -116,12 +128,7 @@ def _paired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFram
             .agg(*describe(x, "a"), *describe(y, "b"), *describe(x - y, "d"))
             .with_columns(*mean_ci("d"), *welch_diff("a", "b", "w"))
             .select(
-                pl.lit(m).alias("metric"),
-                "n_players",
-                pl.col("a_n").alias("n_a"),
-                pl.col("b_n").alias("n_b"),
-                pl.col("a_mean").alias("mean_a"),
-                pl.col("b_mean").alias("mean_b"),
+                *_sides(m),
                 pl.col("d_mean").alias("diff"),
                 pl.col("d_lo").alias("lo"),
                 pl.col("d_hi").alias("hi"),
@@ -147,21 +154,11 @@ def _unpaired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFr
     for m in names:
         sa = ga.filter(pl.col(m).is_not_null()).group_by("n_players").agg(describe(pl.col(m), "a"))
         sb = gb.filter(pl.col(m).is_not_null()).group_by("n_players").agg(describe(pl.col(m), "b"))
-        va = pl.col("a_sd").pow(2) / pl.col("a_n")
-        vb = pl.col("b_sd").pow(2) / pl.col("b_n")
-        welch_df = (va + vb).pow(2) / (
-            va.pow(2) / (pl.col("a_n") - 1) + vb.pow(2) / (pl.col("b_n") - 1)
-        )
         part = (
             sa.join(sb, on="n_players")
             .with_columns(welch_diff("a", "b", "w"))
             .select(
-                pl.lit(m).alias("metric"),
-                "n_players",
-                pl.col("a_n").alias("n_a"),
-                pl.col("b_n").alias("n_b"),
-                pl.col("a_mean").alias("mean_a"),
-                pl.col("b_mean").alias("mean_b"),
+                *_sides(m),
                 pl.col("w_d").alias("diff"),
                 pl.col("w_lo").alias("lo"),
                 pl.col("w_hi").alias("hi"),
@@ -170,8 +167,8 @@ def _unpaired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFr
                 pl.col("w_lo").alias("welch_lo"),
                 pl.col("w_hi").alias("welch_hi"),
                 pl.lit(None, pl.Float64).alias("width_ratio"),
-                (pl.col("w_d") / (va + vb).sqrt()).alias("t"),
-                welch_df.cast(pl.Float64).alias("df"),
+                (pl.col("w_d") / pl.col("w_se")).alias("t"),
+                pl.col("w_df").alias("df"),
             )
         )
         parts.append(part)

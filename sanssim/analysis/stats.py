@@ -87,7 +87,8 @@ def wilson_at(name: str, z: float) -> list[pl.Expr]:
 
 
 def welch_diff(a: str, b: str, name: str) -> list[pl.Expr]:
-    """`name_d`, `name_lo`, `name_hi`: Welch interval of mean(a) - mean(b)."""
+    """`name_d`, `name_lo`, `name_hi`: Welch interval of mean(a) - mean(b), with its
+    standard error `name_se` and degrees of freedom `name_df`."""
     va = pl.col(f"{a}_sd").pow(2) / pl.col(f"{a}_n")
     vb = pl.col(f"{b}_sd").pow(2) / pl.col(f"{b}_n")
     se = (va + vb).sqrt()
@@ -96,7 +97,13 @@ def welch_diff(a: str, b: str, name: str) -> list[pl.Expr]:
     )
     d = pl.col(f"{a}_mean") - pl.col(f"{b}_mean")
     half = t_crit(df) * se
-    return [d.alias(f"{name}_d"), (d - half).alias(f"{name}_lo"), (d + half).alias(f"{name}_hi")]
+    return [
+        d.alias(f"{name}_d"),
+        (d - half).alias(f"{name}_lo"),
+        (d + half).alias(f"{name}_hi"),
+        se.alias(f"{name}_se"),
+        df.cast(pl.Float64).alias(f"{name}_df"),
+    ]
 
 
 def newcombe_diff(a: str, b: str, name: str) -> list[pl.Expr]:
@@ -206,7 +213,7 @@ def diff_of_means(a: dict, b: dict, name: str) -> tuple[float, float, float]:
             for s in ("n", "mean", "sd")
         }
     )
-    d, lo, hi = frame.select(welch_diff("a", "b", "x")).row(0)
+    d, lo, hi = frame.select(welch_diff("a", "b", "x")[:3]).row(0)
     return d, lo, hi
 
 
