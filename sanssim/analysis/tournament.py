@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
+from sanssim.analysis import clustered
 from sanssim.analysis.load import discover, open_run
 from sanssim.analysis.stats import proportion, wilson
 
@@ -39,20 +40,8 @@ def meetings(paths: list[Path]) -> pl.LazyFrame:
     for i, path in enumerate(discover(paths)):
         run = open_run(path, COLUMNS)
         frames.append(run.results.select(COLUMNS).with_columns(pl.lit(i).alias("arm")))
-    seats = pl.concat(frames)
-    return (
-        seats.join(seats, on=["arm", "game_id"], suffix="_opp")
-        .filter(pl.col("strategy") != pl.col("strategy_opp"))
-        .select(
-            "strategy",
-            pl.col("strategy_opp").alias("opponent"),
-            pl.when(pl.col("rank") < pl.col("rank_opp"))
-            .then(1.0)
-            .when(pl.col("rank") == pl.col("rank_opp"))
-            .then(0.5)
-            .otherwise(0.0)
-            .alias("points"),
-        )
+    return clustered.meetings(pl.concat(frames), game=("arm", "game_id")).select(
+        "strategy", "opponent", "points"
     )
 
 
