@@ -172,6 +172,7 @@ def load_dataset(paths: list[Path]) -> Dataset:
         for c in game_type.result_schema
         if c != "run_id" and (c not in options or c in from_results)
     ]
+    default = _default_components(game_type)
     frames = []
     for i, run in enumerate(runs):
         present = run.results.collect_schema().names()
@@ -188,7 +189,7 @@ def load_dataset(paths: list[Path]) -> Dataset:
             ).with_columns(
                 run=pl.lit(i, pl.Int32),
                 lineup=_lineup(run.results),
-                components=pl.lit(_components_label(game_type, run)),
+                components=pl.lit(_components_label(default, run)),
                 **{
                     name: pl.lit(value) if isinstance(value, bool) else pl.lit(_design_value(value))
                     for name, value in _option_values(game_type, run).items()
@@ -244,14 +245,18 @@ def _option_values(game_type: GameType, run: Run) -> dict[str, object]:
     return {o.name: recorded.get(o.name) for o in game_type.options}
 
 
-def _components_label(game_type: GameType, run: Run) -> str:
+def _default_components(game_type: GameType) -> dict | None:
+    """The packaged component data as a manifest records it (None if it cannot load)."""
+    try:
+        return game_type.load_components().to_dict()
+    except SanssimError:
+        return None
+
+
+def _components_label(default: dict | None, run: Run) -> str:
     """`default components`, or the user's file by name (and a short hash, which tells two
     files of the same name apart)."""
     recorded = run.manifest.get("components")
-    try:
-        default = game_type.load_components().to_dict()
-    except SanssimError:
-        default = None
     if recorded == default:
         return "default components"
     source = run.manifest.get("components_file")
