@@ -51,12 +51,7 @@ def _declared_options() -> dict[str, tuple[Option, list[str]]]:
 GAME_OPTIONS = _declared_options()
 # Options that describe what is played (an experiment file's keys, with the turn log as a
 # flag); --config and --resume bring their own.
-RUN_OPTIONS = (
-    *(k for k in COMMON_KEYS if k not in ("turn_log", "components")),
-    "components",
-    "no_turn_log",
-    *GAME_OPTIONS,
-)
+RUN_OPTIONS = (*(k for k in COMMON_KEYS if k != "turn_log"), "no_turn_log", *GAME_OPTIONS)
 
 
 def game_option_flags(command: Callable) -> Callable:
