@@ -6,6 +6,7 @@ Wilson's on the win rate. A step passes when the interval's lower bound is
 above 55%.
 
     .venv/bin/python scripts/ladder.py --games 2000 --lookahead-games 500
+    .venv/bin/python scripts/ladder.py --game seikatsu --json reports/ladder-seikatsu.json
     .venv/bin/python scripts/ladder.py --speed 300   # speed and cost only
 """
 
@@ -19,9 +20,9 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from multiprocessing import Pool
+from typing import Any
 
-from sanssim.games.sanssouci import Game, GameConfig
-from sanssim.games.sanssouci.view import PlayerView
+from sanssim.games import DEFAULT_GAME, GameType, game_names, get_game
 from sanssim.runner.play import game_seed, play_game, strategy_rng
 from sanssim.strategies import resolve
 
@@ -56,16 +57,22 @@ def wilson(points: float, n: int, z: float = Z95) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play_both_seatings(job: tuple[str, str, int, int]) -> tuple[float, int]:
+def new_game(name: str, players: int) -> tuple[GameType, Any]:
+    """The game type and its default game (packaged components, default options)."""
+    game_type = get_game(name)
+    return game_type, game_type.new_game(players, {}, game_type.load_components())
+
+
+def play_both_seatings(job: tuple[str, str, str, int, int]) -> tuple[float, int]:
     """Win points and total score margin of `strong` over the two games of one seed."""
-    strong, weak, master, index = job
-    specs = (resolve(strong), resolve(weak))
-    game = Game(GameConfig(n_players=2))
+    name, strong, weak, master, index = job
+    specs = (resolve(strong, name), resolve(weak, name))
+    game_type, game = new_game(name, 2)
     seed = game_seed(master, index)
     points, margin = 0.0, 0
     for seat in (0, 1):
         players = [specs[0], specs[1]] if seat == 0 else [specs[1], specs[0]]
-        state = play_game(game, players, seed)
+        state = play_game(game_type, game, players, seed)
         ranks = state.ranks()
         totals = state.returns()
         mine, theirs = ranks[seat], ranks[1 - seat]
@@ -74,9 +81,11 @@ def play_both_seatings(job: tuple[str, str, int, int]) -> tuple[float, int]:
     return points, margin
 
 
-def run_step(strong: str, weak: str, games: int, master: int, workers: int) -> StepResult:
+def run_step(
+    name: str, strong: str, weak: str, games: int, master: int, workers: int
+) -> StepResult:
     seeds = max(1, games // 2)
-    jobs = [(strong, weak, master, i) for i in range(seeds)]
+    jobs = [(name, strong, weak, master, i) for i in range(seeds)]
     start = time.perf_counter()
     if workers > 1:
         with Pool(workers) as pool:
@@ -99,28 +108,28 @@ def run_step(strong: str, weak: str, games: int, master: int, workers: int) -> S
     )
 
 
-def heuristic_speed(games: int, players: int = 4) -> float:
+def heuristic_speed(name: str, games: int, players: int = 4) -> float:
     """Games per CPU second of `heuristic` in every seat (one process, one core)."""
-    game = Game(GameConfig(n_players=players))
-    specs = [resolve("heuristic")] * players
+    game_type, game = new_game(name, players)
+    specs = [resolve("heuristic", name)] * players
     start = time.process_time()
     for i in range(games):
-        play_game(game, specs, game_seed(1, i))
+        play_game(game_type, game, specs, game_seed(1, i))
     return games / (time.process_time() - start)
 
 
-def lookahead_cost(spec: str, games: int, players: int) -> tuple[float, float]:
+def lookahead_cost(name: str, spec: str, games: int, players: int) -> tuple[float, float]:
     """(CPU ms per decision, decisions per game) of `spec` in seat 0 against `heuristic`."""
-    game = Game(GameConfig(n_players=players))
-    opponent = resolve("heuristic")
-    searcher = resolve(spec)
+    game_type, game = new_game(name, players)
+    opponent = resolve("heuristic", name)
+    searcher = resolve(spec, name)
     seconds, decisions = 0.0, 0
     for i in range(games):
         seed = game_seed(2, i)
         state = game.new_state(seed)
         seats = [searcher.make(strategy_rng(seed, 0))]
         seats += [opponent.make(strategy_rng(seed, p)) for p in range(1, players)]
-        views = [PlayerView(state, p) for p in range(players)]
+        views = [game_type.view(state, p) for p in range(players)]
         while state.legal:
             seat = state.current
             start = time.process_time()
@@ -147,6 +156,7 @@ def markdown(results: list[StepResult]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game")
     parser.add_argument("--games", type=int, default=2000, help="games per step (both seatings)")
     parser.add_argument("--lookahead-games", type=int, default=500, help="games for lookahead")
     parser.add_argument("--budget", type=int, default=None, help="lookahead rollouts per decision")
@@ -164,11 +174,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     lookahead = "lookahead" if args.budget is None else f"lookahead:rollouts={args.budget}"
     if args.speed:
-        print(f"heuristic, 4 players: {heuristic_speed(args.speed):.0f} games per CPU second")
+        speed = heuristic_speed(args.game, args.speed)
+        print(f"{args.game} heuristic, 4 players: {speed:.0f} games per CPU second")
         for players in (2, 4):
-            ms, per_game = lookahead_cost(lookahead, max(1, args.speed // 10), players)
+            ms, per_game = lookahead_cost(args.game, lookahead, max(1, args.speed // 10), players)
             print(
-                f"{resolve(lookahead).text}, {players} players: {ms:.1f} ms CPU per decision, "
+                f"{resolve(lookahead, args.game).text}, {players} players: "
+                f"{ms:.1f} ms CPU per decision, "
                 f"{per_game:.0f} decisions per game"
             )
         return 0
@@ -180,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for name in args.steps.split(","):
         strong, weak, games = ladder[name]
-        results.append(run_step(strong, weak, games, args.seed, args.workers))
+        results.append(run_step(args.game, strong, weak, games, args.seed, args.workers))
         print(markdown(results[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     command = shlex.join([".venv/bin/python", "scripts/ladder.py", *sys.argv[1:]])
     print(markdown(results))
@@ -189,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(
             {
                 "command": command,
+                "game": args.game,
                 "threshold": THRESHOLD,
                 "steps": [asdict(r) | {"passed": r.passed} for r in results],
             },
