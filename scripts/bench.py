@@ -1,7 +1,8 @@
 """Speed figures for the README: engine rates per strategy, full runs, executors, memory.
 
-    .venv/bin/python scripts/bench.py            # full: 100,000 four-player games per run
-    .venv/bin/python scripts/bench.py --quick    # smaller numbers, under a minute
+    .venv/bin/python scripts/bench.py            # every game; full-size runs
+    .venv/bin/python scripts/bench.py --quick    # smaller numbers, a few minutes
+    .venv/bin/python scripts/bench.py --game seikatsu --game splendor
     .venv/bin/python scripts/bench.py --only local_1_worker --only local_2_workers
 
 Each measurement is a named entry in MEASUREMENTS; later ones may read earlier
@@ -25,20 +26,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sanssim.games.sanssouci import Game, GameConfig
+from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.runner.batch import MAX_CHUNK, chunk_size_for
 from sanssim.runner.config import sweep
 from sanssim.runner.executor import Executor, LocalExecutor, default_workers
 from sanssim.runner.play import game_seed, play_game
 from sanssim.runner.ray_executor import executor_for
 from sanssim.runner.run import execute, plan
-from sanssim.strategies import BUILTIN, StrategySpec, resolve
+from sanssim.strategies import StrategySpec, resolve
 
 REPO = Path(__file__).resolve().parent.parent
 # Engine-only games per measurement (full, quick), by strategy: about a second each,
 # except look-ahead, whose seconds per decision matter more than its games per second.
 ENGINE_GAMES = {"random": (3000, 300), "greedy": (600, 60), "heuristic": (300, 30)}
 ENGINE_GAMES_DEFAULT = (2, 1)
+STRATEGIES = ("random", "greedy", "heuristic", "lookahead")
+# `sanssim run` of random games per game: player count and games (full, quick). Sanssouci's
+# issue measured four-player runs; Seikatsu's and Splendor's targets are two-player.
+RUNS = {"sanssouci": (4, 100_000, 5_000), "seikatsu": (2, 100_000, 5_000)}
+RUNS_DEFAULT = (2, 50_000, 5_000)
 # Targets from the issue: 2-worker scaling, Ray's overhead on one machine, flat memory.
 MIN_SCALING = 1.8
 MAX_RAY_OVERHEAD = 0.15
@@ -58,17 +64,25 @@ class Settings:
         return quick if self.quick else full
 
 
-def engine_rate(strategy: str, players: int) -> Measure:
-    """Games per second of one strategy in every seat on one core: no logging, no files."""
+def prefix(game: str) -> str:
+    """Measurement names: Sanssouci's as before other games existed, the others' prefixed."""
+    return "" if game == DEFAULT_GAME else f"{game}_"
+
+
+def engine_rate(name: str, strategy: str, players: int) -> Measure:
+    """Games (and turns) per second of one strategy in every seat on one core: no logging,
+    no files."""
 
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
-        game = Game(GameConfig(n_players=players))
+        game_type = get_game(name)
+        game = game_type.new_game(players, {}, game_type.load_components())
         decisions = [0]
-        specs = [_counted(resolve(strategy), decisions)] * players
+        specs = [_counted(resolve(strategy, name), decisions)] * players
         games = settings.games(*ENGINE_GAMES.get(strategy, ENGINE_GAMES_DEFAULT))
+        turns = 0
         start, cpu = time.perf_counter(), time.process_time()
         for i in range(games):
-            play_game(game, specs, game_seed(1, i))
+            turns += play_game(game_type, game, specs, game_seed(1, i)).turn
         seconds = time.perf_counter() - start
         cpu = time.process_time() - cpu
         return {
@@ -77,6 +91,7 @@ def engine_rate(strategy: str, players: int) -> Measure:
             "games_per_s": games / seconds,
             "games_per_cpu_s": games / cpu,
             "workers": 1,
+            "turns_per_s": turns / seconds,
             "decisions_per_game": decisions[0] / games,
             "ms_per_decision": 1000 * cpu / decisions[0],
         }
@@ -93,16 +108,21 @@ def _counted(spec: StrategySpec, decisions: list[int]) -> StrategySpec:
         return base.choose(self, view, legal)
 
     counted = type(base.__name__, (base,), {"choose": choose})
-    return StrategySpec(spec.name, counted, spec.params)
+    return StrategySpec(spec.name, counted, spec.params, spec.game)
 
 
-def full_run(turn_log: bool) -> Measure:
-    """`sanssim run` of four-player random games on all workers, Parquet parts included."""
+def full_run(name: str, turn_log: bool) -> Measure:
+    """`sanssim run` of random games (RUNS) on all workers, Parquet parts included."""
 
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
-        games = settings.games(100_000, 5_000)
-        result = _timed_run(LocalExecutor(settings.workers), games, turn_log)
-        engine = figures.get("engine_random_4p")
+        players, full, quick = RUNS.get(name, RUNS_DEFAULT)
+        games = settings.games(full, quick)
+        executor = LocalExecutor(settings.workers)
+        result = _timed_run(executor, games, turn_log, game=name, players=players)
+        no_log = figures.get(f"{prefix(name)}run_{players}p_no_turn_log")
+        if turn_log and no_log:
+            result["fraction_of_no_turn_log"] = result["games_per_s"] / no_log["games_per_s"]
+        engine = figures.get(f"{prefix(name)}engine_random_{players}p")
         if engine:
             ideal = engine["games_per_s"] * settings.workers
             result["fraction_of_engine_x_workers"] = result["games_per_s"] / ideal
@@ -144,10 +164,18 @@ def executor_run(name: str, workers: int) -> Measure:
 
 
 def _timed_run(
-    executor: Executor, games: int, turn_log: bool, chunk_size: int | None = None
+    executor: Executor,
+    games: int,
+    turn_log: bool,
+    chunk_size: int | None = None,
+    game: str = DEFAULT_GAME,
+    players: int = 4,
 ) -> dict[str, Any]:
-    """One four-player random run into a temporary directory; CPU counts every process."""
-    arms = sweep([4], games=games, seed=1, strategies=["random"], turn_log=turn_log)
+    """One random run into a temporary directory (Sanssouci four-player unless said); CPU
+    counts every process."""
+    arms = sweep(
+        [players], game=game, games=games, seed=1, strategies=["random"], turn_log=turn_log
+    )
     with tempfile.TemporaryDirectory() as tmp, executor:
         out = Path(tmp) / "run"
         start, cpu = time.perf_counter(), _tree_cpu_seconds()
@@ -229,36 +257,58 @@ def _rss_child(games: int, workers: int, send: Any) -> None:
     send.send((driver, worker))
 
 
-MEASUREMENTS: list[tuple[str, Measure]] = [
-    *(
-        (f"engine_{strategy}_{players}p", engine_rate(strategy, players))
-        for strategy in BUILTIN
-        for players in (2, 3, 4)
-    ),
-    ("run_4p_turn_log", full_run(turn_log=True)),
-    ("run_4p_no_turn_log", full_run(turn_log=False)),
-    ("local_1_worker", executor_run("local", 1)),
-    ("local_2_workers", executor_run("local", 2)),
-    ("ray_2_workers", executor_run("ray", 2)),
-    ("memory", memory((10_000, 2_000), (100_000, 10_000))),
-]
+def measurements(name: str) -> list[tuple[str, Measure]]:
+    """One game's measurements; executors and memory are measured on Sanssouci only (the
+    runner is the same for every game)."""
+    pre = prefix(name)
+    players = RUNS.get(name, RUNS_DEFAULT)[0]
+    found: list[tuple[str, Measure]] = [
+        (f"{pre}engine_{strategy}_{n}p", engine_rate(name, strategy, n))
+        for strategy in STRATEGIES
+        for n in (2, 3, 4)
+    ]
+    found += [
+        (f"{pre}run_{players}p_no_turn_log", full_run(name, turn_log=False)),
+        (f"{pre}run_{players}p_turn_log", full_run(name, turn_log=True)),
+    ]
+    if name == DEFAULT_GAME:
+        found += [
+            ("local_1_worker", executor_run("local", 1)),
+            ("local_2_workers", executor_run("local", 2)),
+            ("ray_2_workers", executor_run("ray", 2)),
+            ("memory", memory((10_000, 2_000), (100_000, 10_000))),
+        ]
+    return found
+
+
+TARGETS = (
+    ("local_2_workers", "scaling_vs_1_worker", MIN_SCALING, True),
+    ("ray_2_workers", "overhead_vs_local", MAX_RAY_OVERHEAD, False),
+    ("memory", "driver_rss_growth", MAX_RSS_GROWTH, False),
+    ("memory", "worker_rss_growth", MAX_RSS_GROWTH, False),
+    ("engine_random_4p", "games_per_s", 1500, True),
+    ("engine_heuristic_4p", "games_per_s", 200, True),
+    ("run_4p_no_turn_log", "fraction_of_engine_x_workers", 0.75, True),
+    ("seikatsu_engine_random_2p", "games_per_s", 6000, True),
+    ("seikatsu_engine_heuristic_2p", "games_per_s", 300, True),
+    ("seikatsu_run_2p_turn_log", "games_per_s", 2500, True),
+    ("seikatsu_run_2p_no_turn_log", "fraction_of_engine_x_workers", 0.75, True),
+    ("splendor_engine_random_2p", "turns_per_s", 100_000, True),
+    ("splendor_engine_heuristic_2p", "games_per_s", 150, True),
+    ("splendor_run_2p_no_turn_log", "fraction_of_engine_x_workers", 0.75, True),
+    ("splendor_run_2p_turn_log", "fraction_of_no_turn_log", 0.5, True),
+)
 
 
 def targets(figures: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The issue's targets against the figures measured (absent ones are left out)."""
-    checks = (
-        ("local_2_workers", "scaling_vs_1_worker", MIN_SCALING, True),
-        ("ray_2_workers", "overhead_vs_local", MAX_RAY_OVERHEAD, False),
-        ("memory", "driver_rss_growth", MAX_RSS_GROWTH, False),
-        ("memory", "worker_rss_growth", MAX_RSS_GROWTH, False),
-    )
+    """The issues' targets against the figures measured (absent ones are left out)."""
     found = {}
-    for name, key, limit, at_least in checks:
+    for name, key, limit, at_least in TARGETS:
         value = figures.get(name, {}).get(key)
         if value is not None:
             met = value >= limit if at_least else value <= limit
             target = f"{'>=' if at_least else '<='} {limit}"
-            found[key] = {"value": value, "target": target, "met": met}
+            found[f"{name} {key}"] = {"value": value, "target": target, "met": met}
     return found
 
 
@@ -294,17 +344,21 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--only", action="append", help="run only these measurements")
     parser.add_argument(
+        "--game", action="append", choices=game_names(), help="only these games (default: all)"
+    )
+    parser.add_argument(
         "--json", type=Path, default=REPO / "reports" / "bench.json", help="figures file"
     )
     args = parser.parse_args()
-    known = [name for name, _ in MEASUREMENTS]
+    chosen = [m for game in args.game or game_names() for m in measurements(game)]
+    known = [name for name, _ in chosen]
     unknown = sorted(set(args.only or ()) - set(known))
     if unknown:
         parser.error(f"unknown measurement {unknown[0]!r} (known: {', '.join(known)})")
     settings = Settings(args.quick, args.workers)
     load_before = os.getloadavg()
     figures: dict[str, Any] = {}
-    for name, measure in MEASUREMENTS:
+    for name, measure in chosen:
         if args.only and name not in args.only:
             continue
         figures[name] = measure(settings, figures)
