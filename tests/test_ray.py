@@ -100,6 +100,19 @@ def test_ray_and_local_runs_are_identical(ray_local, tmp_path):
     assert len(read_json(ray_run / "p2" / MANIFEST)["parts"]) == 8
 
 
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("seikatsu", ["--tournament"]), ("splendor", ["--target-points", "12"])],
+)
+def test_every_game_plays_the_same_on_ray_and_resumes_locally(ray_local, tmp_path, game, options):
+    args = ["--game", game, "--players", "3", "--games", "20", "--seed", "5", *options]
+    ray_run = run(tmp_path / "ray", *args, "-s", "greedy", "--executor", "ray", "--chunk-size", "3")
+    local = run(tmp_path / "local", *args, "-s", "greedy", "--workers", "1")
+    assert_same_run(ray_run, local)
+    truncate(ray_run, keep=2)
+    assert_same_run(run(ray_run, "--resume", "--workers", "1"), local)
+
+
 def test_a_lost_worker_costs_only_its_chunk(ray_local, tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(REPO))
     marker = tmp_path / "killed-worker"
