@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
@@ -79,6 +80,15 @@ def given_game_options(ctx: click.Context) -> dict[str, object]:
     }
 
 
+def _precision_metrics() -> str:
+    from sanssim.analysis.precision import METRICS
+
+    named = [m for m in METRICS if not m.startswith("seat")]
+    return ", ".join(["seat0_win ... seat5_win", *named])
+
+
+PRECISION_METRICS = _precision_metrics()
+
 GAME_FLAG = click.option(
     "--game",
     type=click.Choice(game_names()),
@@ -133,6 +143,15 @@ def main() -> None:
     "(default: $RAY_ADDRESS, else start a local Ray).",
 )
 @click.option("--chunk-size", type=int, help="Games per part file (default: by games and workers).")
+@click.option(
+    "--precision",
+    multiple=True,
+    metavar="METRIC=HALFWIDTH",
+    help="Play until the 95% interval of METRIC has at most this half-width in every arm "
+    "(looks at 200 games, then doubling; --games is the cap). With --config, "
+    "diff:ARM-ARM:METRIC=HALFWIDTH targets the paired difference of two arms, played in "
+    "lockstep. Several allowed. Metrics: " + PRECISION_METRICS + ".",
+)
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.option("--resume", is_flag=True, help="Finish the run in --out, with its own configuration.")
@@ -146,7 +165,7 @@ def main() -> None:
 def run(ctx: click.Context, **options: object) -> None:
     """Play a seeded batch of games and log every game and turn to Parquet."""
     from sanssim.runner.config import load_experiment
-    from sanssim.runner.run import default_out, link_latest, load_plan, plan
+    from sanssim.runner.run import default_out, link_latest, load_plan, plan, with_precision
 
     given = [
         name
@@ -173,6 +192,9 @@ def run(ctx: click.Context, **options: object) -> None:
             if given or options["experiment"]:
                 fail(f"--resume takes its configuration from {out}; drop --{_flag(given)}")
             run_plan = load_plan(out)
+            recorded = run_plan.precision.texts if run_plan.precision else ()
+            if options["precision"] and tuple(options["precision"]) != recorded:
+                fail(f"--precision differs from the run's ({', '.join(recorded) or 'none'})")
         else:
             if options["experiment"]:
                 if given:
@@ -181,6 +203,9 @@ def run(ctx: click.Context, **options: object) -> None:
             else:
                 arms = _arms_from_options(options, given_game_options(ctx))
             run_plan = plan(out or default_out(), arms, bool(options["force"]))
+            if options["precision"]:
+                targets = with_precision(arms, options["precision"])  # type: ignore[arg-type]
+                run_plan = replace(run_plan, precision=targets)
     except SanssimError as exc:
         fail(str(exc))
     outcomes, seconds, used = _play(
@@ -306,10 +331,31 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
             f"{failed} games failed: listed under `failures` in each manifest.json, "
             "tracebacks in errors.log"
         )
+    if run_plan.precision is not None:
+        _print_precision(run_plan)
     first = run_plan.dirs[0]
     click.echo(f"run written to {run_plan.out}")
     click.echo(f"  replay a game:  sanssim show {first} --game 0")
     click.echo(f"  load results:   polars.scan_parquet('{first}/results/*.parquet')")
+
+
+def _print_precision(run_plan: Plan) -> None:
+    """Each target's achieved half-width, and the games the run took to reach it."""
+    from sanssim.runner.batch import MANIFEST, read_json
+
+    recorded = read_json(run_plan.dirs[0] / MANIFEST).get("precision", {})
+    if "stopped_at" not in recorded:
+        return
+    games = recorded["stopped_at"]
+    cap = run_plan.arms[0].config.games
+    why = "every target met" if all(r["met"] for r in recorded["achieved"].values()) else "cap"
+    click.echo(f"\nprecision: stopped at {games:,} games per arm ({why}; cap {cap:,})")
+    for label, r in recorded["achieved"].items():
+        verdict = "met" if r["met"] else "NOT met"
+        click.echo(
+            f"  {label}: {r['estimate']:.4g} [{r['lo']:.4g}, {r['hi']:.4g}], n = {r['n']}, "
+            f"half-width {r['half_width']:.4g} (target {r['target']:g}: {verdict})"
+        )
 
 
 @main.command()

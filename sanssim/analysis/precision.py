@@ -198,13 +198,16 @@ def should_stop(
     outcomes_so_far: Mapping[str, pl.DataFrame],
     targets: Sequence[Target | PairedTarget],
     rule: Rule | None = None,
+    played: int | None = None,
 ) -> tuple[bool, dict[str, dict[str, float]]]:
     """Stop at a scheduled look when every target's half-width is met, or at the cap.
     `outcomes_so_far` maps arm name to its per-game outcomes (game_id plus metric columns,
-    as from `outcomes`); games played is the smallest arm's row count. Between looks the
-    answer is always False (the widths are still reported)."""
+    as from `outcomes`); games played is `played`, by default the smallest arm's row count
+    (a runner whose failed games have no rows passes the games it played). Between looks
+    the answer is always False (the widths are still reported)."""
     rule = rule or Rule()
-    played = min(frame.height for frame in outcomes_so_far.values())
+    if played is None:
+        played = min(frame.height for frame in outcomes_so_far.values())
     report = {}
     for target in targets:
         if isinstance(target, PairedTarget):

@@ -207,8 +207,10 @@ def run_batch(
     job: Job,
     executor: Executor,
     progress: Callable[[int], None] | None = None,
+    until: int | None = None,
 ) -> Outcome:
-    """Play every chunk the manifest does not list yet, writing parts as they finish."""
+    """Play every chunk the manifest does not list yet (only those starting below game
+    `until`, when given), writing parts as they finish."""
     start_time = datetime.now(UTC)
     manifest = read_json(run_dir / MANIFEST)
     chunk_size = manifest["chunk_size"]
@@ -217,6 +219,8 @@ def run_batch(
         for stale in (run_dir / table).glob(f".*{TEMP_MARK}*"):
             stale.unlink()
     todo = chunks(job.games, chunk_size, (p["games"][0] for p in manifest["parts"]))
+    if until is not None:
+        todo = [chunk for chunk in todo if chunk[0] < until]
     _upgrade(manifest)
     played = 0
     for part in executor.map_chunks(job.play_chunk, todo):

@@ -13,6 +13,7 @@ import polars as pl
 
 from sanssim import __version__
 from sanssim.games import DEFAULT_GAME, get_game
+from sanssim.runner import precision
 from sanssim.runner.batch import (
     INDEX,
     MANIFEST,
@@ -30,6 +31,7 @@ from sanssim.runner.batch import (
 from sanssim.runner.config import Arm, RunConfig, RunError
 from sanssim.runner.executor import Executor
 from sanssim.runner.job import RESULTS, GameJob
+from sanssim.runner.precision import Precision
 
 RUNS_DIR = Path("runs")
 LATEST = "latest"
@@ -43,6 +45,7 @@ class Plan:
     arms: tuple[Arm, ...]
     dirs: tuple[Path, ...]
     continuing: tuple[bool, ...]
+    precision: Precision | None = None
 
     @property
     def experiment(self) -> bool:
@@ -105,14 +108,27 @@ def _index_arms(arms: Sequence[Arm]) -> list[dict[str, Any]]:
 
 
 def load_plan(out: Path) -> Plan:
-    """`--resume`: the arms recorded in an existing run or experiment directory."""
+    """`--resume`: the arms recorded in an existing run or experiment directory (and the
+    precision targets it was started with)."""
     if (out / INDEX).is_file():
         names = [entry["name"] for entry in read_json(out / INDEX).get("arms", [])]
         arms = tuple(Arm(name, config_from(out / name)) for name in names)
-        return Plan(out, arms, tuple(out / name for name in names), tuple(True for _ in arms))
-    if (out / MANIFEST).is_file():
-        return Plan(out, (Arm(None, config_from(out)),), (out,), (True,))
-    raise RunError(f"nothing to resume: {out} holds no {MANIFEST} or {INDEX}")
+        dirs = tuple(out / name for name in names)
+    elif (out / MANIFEST).is_file():
+        arms, dirs = (Arm(None, config_from(out)),), (out,)
+    else:
+        raise RunError(f"nothing to resume: {out} holds no {MANIFEST} or {INDEX}")
+    texts = read_json(dirs[0] / MANIFEST).get("precision", {}).get("targets")
+    precision = with_precision(arms, texts) if texts else None
+    return Plan(out, arms, dirs, tuple(True for _ in arms), precision)
+
+
+def with_precision(arms: Sequence[Arm], texts: Sequence[str]) -> Precision:
+    """`--precision` targets for these arms, which must share their cap (`games`)."""
+    caps = {arm.config.games for arm in arms}
+    if len(caps) > 1:
+        raise RunError("--precision needs every arm to have the same games (the cap)")
+    return precision.parse(texts, [arm.name for arm in arms], caps.pop())
 
 
 def config_from(run_dir: Path) -> RunConfig:
@@ -150,6 +166,7 @@ def execute(
             },
         )
     jobs = []
+    targets = run_plan.precision
     for arm, run_dir, continuing in zip(
         run_plan.arms, run_plan.dirs, run_plan.continuing, strict=True
     ):
@@ -157,17 +174,55 @@ def execute(
         job = GameJob(arm.config, ident["run_id"])
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
-            init_run(run_dir, job, {"command": command, **ident}, size)
+            header: dict[str, Any] = {"command": command, **ident}
+            if targets is not None:
+                size = precision.chunk_size(size, targets)
+                header["precision"] = {"targets": list(targets.texts)}
+            init_run(run_dir, job, header, size)
         jobs.append(job)
-    outcomes = []
-    for arm, run_dir, job in zip(run_plan.arms, run_plan.dirs, jobs, strict=True):
-        if progress is None:
-            outcomes.append(run_batch(run_dir, job, executor))
-            continue
-        done = games_done(read_json(run_dir / MANIFEST))
-        with progress(arm.name or run_dir.name, job.games, done) as update:
-            outcomes.append(run_batch(run_dir, job, executor, update))
-    return outcomes
+    looks = [None] if targets is None else targets.rule.looks()
+    played: dict[Path, list[Outcome]] = {d: [] for d in run_plan.dirs}
+    for look in looks:
+        for arm, run_dir, job in zip(run_plan.arms, run_plan.dirs, jobs, strict=True):
+            if progress is None:
+                played[run_dir].append(run_batch(run_dir, job, executor, until=look))
+                continue
+            done = games_done(read_json(run_dir / MANIFEST))
+            total = job.games if look is None else min(look, job.games)
+            with progress(arm.name or run_dir.name, total, done) as update:
+                played[run_dir].append(run_batch(run_dir, job, executor, update, look))
+        if targets is not None and look is not None:
+            named = {
+                arm.name or precision.SINGLE_ARM: d
+                for arm, d in zip(run_plan.arms, run_plan.dirs, strict=True)
+            }
+            stop, report = precision.evaluate(named, targets, look)
+            if stop:
+                for run_dir in run_plan.dirs:
+                    _stopped_at(run_dir, look, report)
+                break
+    return [_merged(outcomes) for outcomes in played.values()]
+
+
+def _stopped_at(run_dir: Path, look: int, report: dict[str, Any]) -> None:
+    """A run to a precision ends at a look: the games below it are the run."""
+    manifest = read_json(run_dir / MANIFEST)
+    manifest["games"] = min(look, manifest["games"])
+    manifest["status"] = "complete"
+    manifest["precision"] |= {"stopped_at": manifest["games"], "achieved": report}
+    write_json(run_dir / MANIFEST, manifest)
+
+
+def _merged(outcomes: list[Outcome]) -> Outcome:
+    """One arm's outcome over the looks it was played in."""
+    last = outcomes[-1]
+    return Outcome(
+        run_dir=last.run_dir,
+        played=sum(o.played for o in outcomes),
+        done=last.done,
+        failed=last.failed,
+        seconds=sum(o.seconds for o in outcomes),
+    )
 
 
 def summary(run_dir: Path) -> pl.DataFrame:

@@ -1,0 +1,112 @@
+"""`sanssim run --precision`: play the arms look by look until every target is met.
+
+The looks follow `sanssim.analysis.precision.Rule` (200 games, then doubling, and the
+`--games` cap), which keeps the intervals' coverage at 95% despite the data-dependent
+stop. Every arm plays the games below a look before the look is evaluated, and the
+evaluation reads only those games, so the games played, and where the run stops, are the
+same whatever the workers, the chunk size or the executor, and after a resume.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sanssim.analysis.precision import (
+    METRICS,
+    MIN_FIRST,
+    PairedTarget,
+    Rule,
+    Target,
+    outcomes,
+    should_stop,
+)
+from sanssim.runner.config import RunError
+
+SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
+_TARGET = re.compile(r"^(?:diff:(?P<a>[^:]+)-(?P<b>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Targets as typed (kept in the manifest for resume) and the looks they are tried at."""
+
+    texts: tuple[str, ...]
+    targets: tuple[Target | PairedTarget, ...]
+    rule: Rule
+
+    @property
+    def metrics(self) -> list[str]:
+        return sorted({t.metric for t in self.targets})
+
+    def arms(self, arm: str) -> bool:
+        """Does any target read this arm?"""
+        return any(
+            (t.arm == arm) if isinstance(t, Target) else arm in (t.arm_a, t.arm_b)
+            for t in self.targets
+        )
+
+
+def parse(texts: Sequence[str], arms: Sequence[str | None], cap: int) -> Precision:
+    """`METRIC=HALFWIDTH` for every arm, or `diff:A-B:METRIC=HALFWIDTH` for the paired
+    difference of two arms of an experiment; one-line RunErrors for anything else."""
+    names = [a or SINGLE_ARM for a in arms]
+    if cap < MIN_FIRST:
+        raise RunError(f"--precision needs --games (the cap) of at least {MIN_FIRST}, got {cap}")
+    targets: list[Target | PairedTarget] = []
+    for text in texts:
+        match = _TARGET.match(text.strip())
+        if match is None:
+            raise RunError(
+                f"--precision {text!r}: expected METRIC=HALFWIDTH or diff:ARM-ARM:METRIC=HALFWIDTH"
+            )
+        metric = match["metric"]
+        if metric not in METRICS:
+            raise RunError(
+                f"--precision {text!r}: unknown metric {metric!r} (known: {', '.join(METRICS)})"
+            )
+        try:
+            half_width = float(match["hw"])
+        except ValueError:
+            half_width = -1.0
+        if not half_width > 0:
+            raise RunError(f"--precision {text!r}: the half-width must be a positive number")
+        if match["a"] is None:
+            targets += [Target(metric, half_width, arm) for arm in names]
+            continue
+        for arm in (match["a"], match["b"]):
+            if arm not in names:
+                raise RunError(f"--precision {text!r}: no arm {arm!r} (arms: {', '.join(names)})")
+        targets.append(PairedTarget(metric, half_width, match["a"], match["b"]))
+    return Precision(tuple(texts), tuple(targets), Rule(MIN_FIRST, cap))
+
+
+def chunk_size(wanted: int, precision: Precision) -> int:
+    """The largest size up to `wanted` that divides every look but the cap (which may end
+    with a shorter chunk), so that looks fall on chunk boundaries."""
+    first = precision.rule.first
+    if first % wanted == 0:
+        return wanted
+    return max(d for d in range(1, min(wanted, first) + 1) if first % d == 0)
+
+
+def evaluate(
+    dirs: Mapping[str, Path], precision: Precision, look: int
+) -> tuple[bool, dict[str, dict[str, Any]]]:
+    """Should the run stop at `look`? Reads only games below the look of each arm."""
+    frames = {
+        arm: outcomes(
+            pl.scan_parquet(sorted((path / "results").glob("*.parquet"))).filter(
+                pl.col("game_id") < look
+            ),
+            precision.metrics,
+        )
+        for arm, path in dirs.items()
+        if precision.arms(arm)
+    }
+    return should_stop(frames, precision.targets, precision.rule, played=look)
