@@ -18,11 +18,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The default batch into runs/<time>/ (runs/latest points at it), then its report once
-# `sanssim report` exists.
+# The default batch into runs/<time>/ (runs/latest points at it), then its report in
+# runs/latest-report, which holds the previous batch's report: --force replaces it.
 run: install
 	$(BIN)/sanssim run
-	$(BIN)/sanssim report runs/latest --out runs/latest-report
+	$(BIN)/sanssim report runs/latest --out runs/latest-report --force
 
 lint: install
 	$(BIN)/ruff check sanssim tests scripts
@@ -39,10 +39,12 @@ bench:
 
 # The canonical reports under reports/, from the experiments in experiments/canonical.toml
 # (about 360,000 heuristic games: 15-20 minutes on 2 cores; an interrupted run resumes).
+# They are regenerated in place, so --force lets each replace the committed one.
 CANON := runs/canonical
 reports: install
 	$(BIN)/sanssim run --config experiments/canonical.toml --out $(CANON)
-	$(BIN)/sanssim report $(CANON)/base-p2 $(CANON)/base-p3 $(CANON)/base-p4 --out reports/missions
+	$(BIN)/sanssim report $(CANON)/base-p2 $(CANON)/base-p3 $(CANON)/base-p4 \
+		--out reports/missions --force
 	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/expansion-* $(CANON)/reshuffle-* $(CANON)/both-* \
-		--out reports/variants
-	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/tiles-* --out reports/tiles
+		--out reports/variants --force
+	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/tiles-* --out reports/tiles --force

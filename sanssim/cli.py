@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import signal
 import sys
 import time
@@ -165,7 +167,7 @@ def main() -> None:
 def run(ctx: click.Context, **options: object) -> None:
     """Play a seeded batch of games and log every game and turn to Parquet."""
     from sanssim.runner.config import load_experiment
-    from sanssim.runner.run import default_out, link_latest, load_plan, plan, with_precision
+    from sanssim.runner.run import default_out, link_latest, plan, resume_plan, with_precision
 
     given = [
         name
@@ -176,6 +178,7 @@ def run(ctx: click.Context, **options: object) -> None:
     workers: int | None = options["workers"]  # type: ignore[assignment]
     chunk_size: int | None = options["chunk_size"]  # type: ignore[assignment]
     address: str | None = options["address"]  # type: ignore[assignment]
+    resume = bool(options["resume"])
     try:
         if workers is not None and workers < 1:
             fail(f"--workers must be at least 1, got {workers}")
@@ -186,23 +189,22 @@ def run(ctx: click.Context, **options: object) -> None:
             fail("--address needs --executor ray")
         if chunk_size is not None and chunk_size < 1:
             fail(f"--chunk-size must be at least 1, got {chunk_size}")
-        if options["resume"]:
-            if out is None:
-                fail("--resume needs --out RUN, the run to finish")
-            if given or options["experiment"]:
-                fail(f"--resume takes its configuration from {out}; drop --{_flag(given)}")
-            run_plan = load_plan(out)
+        if resume and out is None:
+            fail("--resume needs --out RUN, the run to finish")
+        arms = None  # --resume alone: the run's own configuration
+        if options["experiment"]:
+            if given:
+                fail(f"--config gives the configuration; drop --{_flag(given)}")
+            arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
+        elif given or not resume:
+            arms = _arms_from_options(options, given_game_options(ctx))
+        if resume:
+            run_plan = resume_plan(out, arms)  # type: ignore[arg-type]
             recorded = run_plan.precision.texts if run_plan.precision else ()
             if options["precision"] and tuple(options["precision"]) != recorded:
                 fail(f"--precision differs from the run's ({', '.join(recorded) or 'none'})")
         else:
-            if options["experiment"]:
-                if given:
-                    fail(f"--config gives the configuration; drop --{_flag(given)}")
-                arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
-            else:
-                arms = _arms_from_options(options, given_game_options(ctx))
-            run_plan = plan(out or default_out(), arms, bool(options["force"]))
+            run_plan = plan(out or default_out(), arms, bool(options["force"]))  # type: ignore[arg-type]
             if options["precision"]:
                 targets = with_precision(arms, options["precision"])  # type: ignore[arg-type]
                 run_plan = replace(run_plan, precision=targets)
@@ -211,7 +213,7 @@ def run(ctx: click.Context, **options: object) -> None:
     outcomes, seconds, used = _play(
         run_plan, str(options["executor"]), address, workers, chunk_size
     )
-    if out is None and not options["resume"]:
+    if out is None and not resume:
         link_latest(run_plan.out)
     _print_summary(run_plan, outcomes, seconds, used)
 
@@ -239,24 +241,30 @@ def _play(
         with executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
     except KeyboardInterrupt:
-        _stopped("interrupted", run_plan.out)
-        sys.exit(EXIT_INTERRUPTED)
+        _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
     except WorkerLost as exc:
-        _stopped(str(exc), run_plan.out)
-        sys.exit(EXIT_FAILED)
+        _stopped(f"error: {exc}", run_plan.out, EXIT_FAILED)
     except SanssimError as exc:
         fail(str(exc))
+    except OSError as exc:  # a full disk, a file system gone read-only
+        _stopped(
+            f"error: cannot write {exc.filename or run_plan.out}: {exc.strerror}",
+            run_plan.out,
+            EXIT_FAILED,
+        )
     finally:
         signal.signal(signal.SIGTERM, previous)
     return outcomes, time.perf_counter() - started, executor.workers
 
 
-def _stopped(why: str, out: Path) -> None:
+def _stopped(why: str, out: Path, code: int) -> NoReturn:
+    """A run stopped part-way: one line saying why and how to finish it, then exit."""
     click.echo(
-        f"\n{why}: finished parts are kept in {out}; finish the run with\n"
-        f"  sanssim run --resume --out {out}",
+        f"\nsanssim: {why}; finished parts are kept in {out}, finish the run with "
+        f"`sanssim run --resume --out {shlex.quote(str(out))}`",
         err=True,
     )
+    sys.exit(code)
 
 
 def _flag(names: list[str]) -> str:
@@ -271,7 +279,8 @@ def _arms_from_options(options: dict[str, object], given: dict[str, object]) -> 
     from sanssim.runner.config import game_options, parse_players, sweep
 
     game_type = get_game(str(options["game"]))
-    components = game_type.load_components(options["components"])  # type: ignore[arg-type]
+    source: Path | None = options["components"]  # type: ignore[assignment]
+    components = game_type.load_components(source)
     return sweep(
         parse_players(options["players"]),  # type: ignore[arg-type]
         game=game_type.name,
@@ -280,6 +289,7 @@ def _arms_from_options(options: dict[str, object], given: dict[str, object]) -> 
         strategies=options["strategy"],
         turn_log=not options["no_turn_log"],
         components=components,
+        components_file=str(source.resolve()) if source else None,
         options=game_options(game_type, given),
     )
 
@@ -294,11 +304,22 @@ def _progress(label: str, total: int, done: int) -> Iterator[Callable[[int], Non
         yield bar.update
 
 
+def counted(n: int, thing: str) -> str:
+    """`1 game`, `2 games`, `1,000 games`."""
+    return f"{n:,} {thing}{'' if n == 1 else 's'}"
+
+
+def _rate(per_second: float) -> str:
+    """Whole numbers, but one decimal below 10 (`0.6`, not `1`)."""
+    return f"{per_second:,.1f}" if per_second < 10 else f"{per_second:,.0f}"
+
+
 def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, workers: int) -> None:
+    from sanssim.analysis import fmt
     from sanssim.runner.run import summary
     from sanssim.strategies import short_spec
 
-    header = ("arm", "seat", "strategy", "games", "mean score", "win rate")
+    header = ("arm", "seat", "strategy", "games", "mean score [95% CI]", "win rate [95% CI]")
     rows = [header]
     for arm, outcome in zip(run_plan.arms, outcomes, strict=True):
         for r in summary(outcome.run_dir).iter_rows(named=True):
@@ -307,9 +328,9 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
                     arm.name or outcome.run_dir.name,
                     str(r["seat"]),
                     short_spec(r["strategy"], arm.config.game_name),
-                    str(r["games"]),
-                    f"{r['mean_score']:.2f}",
-                    f"{r['win_rate']:.3f}",
+                    f"{r['total_n']:,}",
+                    fmt.ci(r, "total"),
+                    fmt.pct(r, "win"),
                 )
             )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -320,15 +341,23 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
             for i, (cell, w) in enumerate(zip(row, widths, strict=True))
         ]
         click.echo("  ".join(cells))
+    click.echo("a shared win counts 1/k for each of its k winners, as in reports")
     played = sum(o.played for o in outcomes)
     failed = sum(o.failed for o in outcomes)
-    rate = played / seconds if seconds > 0 else 0.0
-    click.echo(
-        f"\n{played} games played in {seconds:.1f} s ({rate:,.0f} games/s, {workers} workers)"
-    )
+    if played:
+        rate = played / seconds if seconds > 0 else 0.0
+        click.echo(
+            f"\n{counted(played, 'game')} played in {seconds:.1f} s "
+            f"({_rate(rate)} games/s, {counted(workers, 'worker')})"
+        )
+    else:
+        done = sum(o.done for o in outcomes)
+        click.echo(
+            f"\n{run_plan.out} is already complete ({counted(done, 'game')}), nothing to play"
+        )
     if failed:
         click.echo(
-            f"{failed} games failed: listed under `failures` in each manifest.json, "
+            f"{counted(failed, 'game')} failed: listed under `failures` in each manifest.json, "
             "tracebacks in errors.log"
         )
     if run_plan.precision is not None:
@@ -403,21 +432,32 @@ def show(
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
-    help="Report directory (default reports/<name of the first run>).",
+    help="Report directory (default: RUN-report next to the first run).",
 )
-def report(runs: tuple[Path, ...], out: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Write into an --out folder holding something else.")
+def report(runs: tuple[Path, ...], out: Path | None, force: bool) -> None:
     """Write a Markdown + HTML report with figures on one or more runs."""
     from sanssim.analysis.report import write_report
 
-    target = out or Path("reports") / runs[0].resolve().name
+    target = out or _beside(runs[0])
     try:
-        written = write_report(list(runs), target, sys.argv)
+        written = write_report(list(runs), target, sys.argv, force)
     except SanssimError as exc:
         fail(str(exc))
-    click.echo(f"report on {written.games} games ({len(written.arms)} arms) written to {target}")
+    click.echo(
+        f"report on {counted(written.games, 'game')} ({counted(len(written.arms), 'arm')}) "
+        f"written to {target}"
+    )
     for skipped in written.skipped:
         click.echo(f"  skipped: {skipped.section}: {skipped.reason}")
     click.echo(f"  open {target / 'report.html'} or {target / 'report.md'}")
+
+
+def _beside(run: Path) -> Path:
+    """`RUN-report` in the run's own parent folder (the link's, for `runs/latest`)."""
+    absolute = Path(os.path.abspath(run))
+    target = absolute.parent / f"{absolute.name}-report"
+    return target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
 
 
 @main.command()

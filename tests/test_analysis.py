@@ -352,9 +352,29 @@ def test_rewriting_a_report_leaves_no_stale_figures(
     out = tmp_path / "report"
     write_report([sweep], out, ["sanssim", "report"])
     assert (out / "expansion_sides.png").exists()
-    summary = write_report([run_2p], out, ["sanssim", "report"])
+    summary = write_report([run_2p], out, ["sanssim", "report"], force=True)
     _check_files(summary.files, out)
     assert not (out / "expansion_sides.png").exists()
+
+
+def test_a_report_replaces_only_a_report_of_the_same_runs(
+    sweep: Path, run_2p: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    write_report([sweep], out, ["sanssim", "report"])
+    arms = sorted(str(p.parent.resolve()) for p in sweep.glob("*/manifest.json"))
+    assert sorted(json.loads((out / "report.json").read_text())["runs"]) == arms
+    write_report(sorted(sweep.glob("*/")), out, ["sanssim", "report"])  # the same runs, named
+    message = _report_error([run_2p], out)
+    assert "holds a report of other runs" in message and "--force" in message
+    (out / "report.json").unlink()  # a report written before reports recorded their runs
+    assert "does not say of which runs" in _report_error([sweep], out)
+    write_report([run_2p], out, ["sanssim", "report"], force=True)
+    (out / "notes.txt").write_text("mine")
+    assert "holds files that are not a report (notes.txt)" in _report_error([run_2p], out)
+    write_report([run_2p], out, ["sanssim", "report"], force=True)
+    assert (out / "notes.txt").read_text() == "mine"  # --force replaces the report alone
+    assert json.loads((out / "report.json").read_text()) == {"runs": [str(run_2p.resolve())]}
 
 
 def test_redraws_fall_back_to_the_turn_log_without_a_results_column(

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib import resources
 from pathlib import Path
 
 import polars as pl
@@ -26,7 +27,7 @@ from sanssim.runner.config import (
 )
 from sanssim.runner.executor import LocalExecutor
 from sanssim.runner.play import game_seed, play_game
-from sanssim.runner.run import execute, plan
+from sanssim.runner.run import execute, plan, summary
 from sanssim.strategies import resolve
 
 REPO = Path(__file__).resolve().parent.parent
@@ -215,6 +216,43 @@ def test_experiment_file_expands_arms(tmp_path):
     index = json.loads((tmp_path / "out" / "index.json").read_text())
     assert [a["name"] for a in index["arms"]] == ["base-p2", "base-p3", "exp"]
     assert (tmp_path / "out" / "exp" / "results" / "part-00000.parquet").is_file()
+
+
+def test_an_experiments_component_file_is_recorded_in_each_manifest(tmp_path):
+    source = resources.files("sanssim.games.sanssouci").joinpath("components.toml").read_text()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "mine.toml").write_text(source.replace("II = 5", "II = 6"))
+    (tmp_path / "exp.toml").write_text(
+        'games = 2\n[[arm]]\nname = "mine"\nplayers = 2\ncomponents = "data/mine.toml"\n'
+        '[[arm]]\nname = "packaged"\nplayers = 2\n'
+    )
+    arms = load_experiment(tmp_path / "exp.toml")
+    run_arms(tmp_path / "out", arms, workers=1)
+    mine = read_json(tmp_path / "out" / "mine" / "manifest.json")
+    assert mine["components_file"] == str((tmp_path / "data" / "mine.toml").resolve())
+    assert mine["components"]["tiles"]["II"] == 6
+    assert "components_file" not in read_json(tmp_path / "out" / "packaged" / "manifest.json")
+    assert arms[0].config.fingerprint() != arms[1].config.fingerprint()
+
+
+def test_the_summary_splits_a_shared_win_and_gives_intervals(tmp_path):
+    (tmp_path / "results").mkdir()
+    pl.DataFrame(
+        {
+            "game_id": [0, 0, 1, 1, 2, 2],
+            "seat": [0, 1, 0, 1, 0, 1],
+            "strategy": ["a", "b"] * 3,
+            "total": [10, 10, 12, 8, 11, 9],
+            "winner": [True, True, True, False, True, False],
+        }
+    ).write_parquet(tmp_path / "results" / "part-00000.parquet")
+    rows = summary(tmp_path).to_dicts()
+    assert [(r["seat"], r["strategy"], r["win_n"]) for r in rows] == [(0, "a", 3), (1, "b", 3)]
+    assert [r["win_k"] for r in rows] == [2.5, 0.5]  # the tied game counts half for each
+    assert [r["total_mean"] for r in rows] == [11.0, 9.0]
+    for r in rows:
+        assert r["win_lo"] < r["win_p"] < r["win_hi"]
+        assert r["total_lo"] < r["total_mean"] < r["total_hi"]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,9 @@ from sanssim.analysis.document import (
 from sanssim.analysis.errors import ReportError
 from sanssim.analysis.section import Context, Skipped
 
+# What a report folder holds besides its figures; report.json records the runs reported on.
+REPORT_JSON = "report.json"
+REPORT_FILES = ("report.md", "report.html", REPORT_JSON)
 # Figures shown with the key findings at the top, when a section made them.
 HEADLINE_FIGURES = ("seat_advantage", "missions_rank", "variant_effects", "score_distribution")
 
@@ -38,26 +42,29 @@ class ReportSummary:
     arms: list[str]
 
 
-def write_report(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
+def write_report(
+    runs: list[Path], out: Path, command: list[str], force: bool = False
+) -> ReportSummary:
     """Write report.md, report.html and the figures for `runs` into `out`.
 
     Each path is a run directory or a sweep's parent folder (its sub-directories with a
-    manifest are the arms). `command` is the argv shown as the report's provenance. Input
-    that cannot be reported on raises ReportError with a one-line message.
+    manifest are the arms). `command` is the argv shown as the report's provenance. `out`
+    may hold an earlier report of the same runs; anything else is refused unless `force`.
+    Input that cannot be reported on raises ReportError with a one-line message.
     """
     if not runs:
         raise ReportError("give at least one run directory")
     try:
-        return _write(runs, out, command)
+        return _write(runs, out, command, force)
     except pl.exceptions.ComputeError as exc:
         raise ReportError(f"unreadable run data: {str(exc).splitlines()[0]}") from None
     except OSError as exc:
         raise ReportError(f"{exc.filename or out}: {exc.strerror}") from None
 
 
-def _write(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
+def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> ReportSummary:
     data = load_dataset(runs)
-    _prepare(out)
+    _prepare(out, [run.path for run in data.runs], force)
     ctx = Context(data, out)
     builders = [*generic.SECTIONS, *data.game_type.report_sections()]
     sections = [build(ctx) for build in builders]
@@ -93,12 +100,51 @@ def _write(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
     return ReportSummary([md, html, *ctx.figures], skipped, games, arms)
 
 
-def _prepare(out: Path) -> None:
-    """Create `out`; in a previous report's folder, remove its figures so none goes stale."""
-    if (out / "report.md").is_file():
-        for old in out.glob("*.png"):
-            old.unlink()
+def _prepare(out: Path, runs: list[Path], force: bool) -> None:
+    """Create `out`, or reuse it when it holds only a report of these same runs (its
+    report.json says which), so a report never silently replaces other work; `force`
+    writes anyway. The old report's files go first, so no figure goes stale."""
+    resolved = [str(run.resolve()) for run in runs]
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"{out} exists and is not a directory")
+    if out.is_dir() and not force:
+        _check_reusable(out, resolved)
+    if out.is_dir():
+        for old in [*out.glob("*.png"), *(out / name for name in REPORT_FILES)]:
+            old.unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
+    (out / REPORT_JSON).write_text(json.dumps({"runs": resolved}, indent=2) + "\n")
+
+
+def _check_reusable(out: Path, runs: list[str]) -> None:
+    """Refuse a folder holding anything but a report of these runs."""
+    names = sorted(p.name for p in out.iterdir())
+    others = [n for n in names if n not in REPORT_FILES and not n.endswith(".png")]
+    held = _recorded_runs(out)
+    if not names:
+        return
+    if others:
+        reason = f"holds files that are not a report ({_listed(others)})"
+    elif held is None:
+        reason = f"holds a report that does not say of which runs (no readable {REPORT_JSON})"
+    elif sorted(held) != sorted(runs):
+        reason = f"holds a report of other runs ({_listed([Path(r).name for r in held])})"
+    else:
+        return
+    raise ReportError(f"{out} {reason}; choose another --out or use --force to replace it")
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
+def _recorded_runs(out: Path) -> list[str] | None:
+    """The run paths an earlier report recorded, or None if it recorded none readable."""
+    try:
+        runs = json.loads((out / REPORT_JSON).read_text(encoding="utf-8"))["runs"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return runs if isinstance(runs, list) and all(isinstance(r, str) for r in runs) else None
 
 
 def _run_facts(data: Dataset) -> list[list[str]]:

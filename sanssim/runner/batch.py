@@ -8,6 +8,7 @@ moment is a valid run of the parts it lists and `resume` plays only the rest.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -71,8 +72,13 @@ def now() -> str:
 def write_atomic(path: Path, data: bytes) -> None:
     """Readers see either no file or the whole file, never a partial one."""
     temp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
-    temp.write_bytes(data)
-    os.replace(temp, path)
+    try:
+        temp.write_bytes(data)
+        os.replace(temp, path)
+    except BaseException:  # a full disk or an interrupt: leave no half-written file
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+        raise
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
@@ -104,16 +110,28 @@ def part_name(start: int, size: int) -> str:
     return f"part-{start // size:05d}"
 
 
+def check_writable(path: Path) -> None:
+    """Can `path` be written, or created like `mkdir -p` (missing parents too)? Refuse
+    a parent that is a file and a place this user may not write, before anything is
+    written."""
+    existing = next(p for p in (path, *path.parents) if p.exists() or p.is_symlink())
+    if existing == path and not path.is_dir():
+        raise RunError(f"{path} exists and is not a directory")
+    if not existing.is_dir():
+        raise RunError(f"cannot create {path}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise RunError(f"cannot write {path}: no permission to write in {existing}")
+
+
 def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool) -> bool:
     """May this run write into `path`? True: it holds this same run, to be continued.
 
     `identity` is what makes two runs the same (compared with the marker file's
     copy); anything else in the directory is refused unless `force`.
     """
+    check_writable(path)
     if not path.exists():
         return False
-    if not path.is_dir():
-        raise RunError(f"{path} exists and is not a directory")
     if not any(path.iterdir()):
         return False
     if force:
@@ -130,9 +148,9 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
             reason = f"is not empty and is not a sanssim run (no {marker})"
         raise RunError(f"{path} {reason}; choose another --out or use --force to overwrite it")
     existing = read_json(marker_file)
-    differences = _differences({k: existing.get(k) for k in identity}, identity)
-    if differences:
-        shown = "; ".join(differences[:3]) + ("; ..." if len(differences) > 3 else "")
+    found = differences({k: existing.get(k) for k in identity}, identity)
+    if found:
+        shown = "; ".join(found[:3]) + ("; ..." if len(found) > 3 else "")
         raise RunError(
             f"{path} holds a different run ({shown}); "
             "choose another --out or use --force to overwrite it"
@@ -140,16 +158,16 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
     return True
 
 
-def _differences(old: Any, new: Any, path: str = "") -> list[str]:
+def differences(old: Any, new: Any, path: str = "") -> list[str]:
     """Where two JSON values differ, leaf by leaf: `games: 200 there, 300 now`."""
     if isinstance(old, dict) and isinstance(new, dict):
         keys = list(new) + [k for k in old if k not in new]
-        return [d for k in keys for d in _differences(old.get(k), new.get(k), f"{path}{k}.")]
+        return [d for k in keys for d in differences(old.get(k), new.get(k), f"{path}{k}.")]
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return [
             d
             for i, (a, b) in enumerate(zip(old, new, strict=True))
-            for d in _differences(a, b, f"{path}{i}.")
+            for d in differences(a, b, f"{path}{i}.")
         ]
     if old == new:
         return []

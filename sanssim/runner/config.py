@@ -38,6 +38,8 @@ class RunConfig:
 
     `strategies` holds one canonical spec per seat; `options` the game's options as
     (name, value) pairs, only those given (the game resolves the rest).
+    `components_file` names the file the component data came from (None: the packaged
+    data); it is provenance only, so it is no part of the configuration compared on resume.
     """
 
     n_players: int
@@ -48,6 +50,7 @@ class RunConfig:
     turn_log: bool = True
     game_name: str = DEFAULT_GAME
     components: Any = field(default=None, compare=False, repr=False)
+    components_file: str | None = field(default=None, compare=False)
 
     @property
     def game_type(self) -> GameType:
@@ -124,6 +127,7 @@ def build_config(
     strategies: Sequence[str] | str = (DEFAULT_STRATEGY,),
     turn_log: bool = True,
     components: Any = None,
+    components_file: str | None = None,
     options: Mapping[str, object] | None = None,
     **more_options: object,
 ) -> RunConfig:
@@ -169,6 +173,7 @@ def build_config(
         turn_log=turn_log,
         game_name=game,
         components=components if components is not None else game_type.load_components(),
+        components_file=components_file,
     )
     config.game()  # the game's own checks of the design
     return config
@@ -262,10 +267,13 @@ def _experiment_arms(path: Path, name: str, options: dict[str, Any]) -> list[Arm
     players = options.pop("players", list(DEFAULT_PLAYERS))
     counts = players if isinstance(players, list) else [players]
     components = options.pop("components", None)
+    components_file = None
     if components is not None:
         if not isinstance(components, str):
             raise RunError("components must be a file path")
-        components = game_type.load_components(path.parent / components)
+        source = path.parent / components
+        components = game_type.load_components(source)
+        components_file = str(source.resolve())
     common = {
         "strategies": options.pop("strategy", DEFAULT_STRATEGY),
         **{k: options.pop(k) for k in ("games", "seed", "turn_log") if k in options},
@@ -275,6 +283,7 @@ def _experiment_arms(path: Path, name: str, options: dict[str, Any]) -> list[Arm
             game=game,
             n_players=n,
             components=components,
+            components_file=components_file,
             options=game_options(game_type, options),
             **common,
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from sanssim import __version__
+from sanssim.analysis.stats import mean_table, rate_table
 from sanssim.games import DEFAULT_GAME, get_game
 from sanssim.runner import precision
 from sanssim.runner.batch import (
@@ -20,7 +21,9 @@ from sanssim.runner.batch import (
     SCHEMA_VERSION,
     Outcome,
     check_out_dir,
+    check_writable,
     chunk_size_for,
+    differences,
     games_done,
     init_run,
     now,
@@ -32,6 +35,7 @@ from sanssim.runner.config import Arm, RunConfig, RunError
 from sanssim.runner.executor import Executor
 from sanssim.runner.job import RESULTS, GameJob
 from sanssim.runner.precision import Precision
+from sanssim.strategies import short_spec
 
 RUNS_DIR = Path("runs")
 LATEST = "latest"
@@ -80,6 +84,13 @@ def identity(config: RunConfig) -> dict[str, Any]:
     }
 
 
+def _header(config: RunConfig, command: list[str]) -> dict[str, Any]:
+    """A new manifest's description of the run: its identity, and the component file it
+    used when it used one."""
+    source = {"components_file": config.components_file} if config.components_file else {}
+    return {"command": command, **identity(config), **source}
+
+
 def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
     """Check the output directory (and each arm's) can take these arms; writes nothing
     except what `force` removes."""
@@ -110,6 +121,7 @@ def _index_arms(arms: Sequence[Arm]) -> list[dict[str, Any]]:
 def load_plan(out: Path) -> Plan:
     """`--resume`: the arms recorded in an existing run or experiment directory (and the
     precision targets it was started with)."""
+    check_writable(out)
     if (out / INDEX).is_file():
         names = [entry["name"] for entry in read_json(out / INDEX).get("arms", [])]
         arms = tuple(Arm(name, config_from(out / name)) for name in names)
@@ -131,13 +143,71 @@ def with_precision(arms: Sequence[Arm], texts: Sequence[str]) -> Precision:
     return precision.parse(texts, [arm.name for arm in arms], caps.pop())
 
 
+def resume_plan(out: Path, arms: Sequence[Arm] | None = None) -> Plan:
+    """`--resume`: the run recorded in `out`. When the command also gives its configuration
+    (the command that started the run, repeated), its arms must be the recorded ones."""
+    recorded = load_plan(out)
+    if arms is None:
+        return recorded
+    given = {arm.name: arm for arm in arms}
+    names = [arm.name for arm in recorded.arms]
+    if set(given) != set(names):
+        raise RunError(
+            f"{out} holds {_arm_names(names)}, this command runs {_arm_names(list(given))}; "
+            f"repeat the command that started it, or give only --resume --out {out}"
+        )
+    found: dict[str, list[str | None]] = {}
+    for arm, run_dir in zip(recorded.arms, recorded.dirs, strict=True):
+        new = identity(given[arm.name].config)
+        manifest = read_json(run_dir / MANIFEST)
+        for text in _described({k: manifest.get(k) for k in new}, new):
+            found.setdefault(text, []).append(arm.name)
+    if found:
+        shown = [
+            text if len(names) == len(arms) else f"{text} ({_arm_names(names)})"
+            for text, names in found.items()
+        ]
+        raise RunError(
+            f"this command differs from the run in {out}: {'; '.join(shown)}; "
+            f"repeat the command that started it, or give only --resume --out {out}"
+        )
+    return recorded
+
+
+def _arm_names(names: Sequence[str | None]) -> str:
+    if list(names) == [None]:
+        return "a single run"
+    return f"arm{'s' if len(names) > 1 else ''} {', '.join(sorted(map(str, names)))}"
+
+
+def _described(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Where a run's identity differs from another, as a person would say it: the
+    configuration (which names the game) leaf by leaf, the component data by their
+    first difference and a count of the others, the derived run id not at all."""
+    texts = differences(_readable(old["config"]), _readable(new["config"]))
+    components = differences(old["components"], new["components"])
+    if components:
+        more = f" (and {len(components) - 1} more)" if len(components) > 1 else ""
+        texts.append(f"component data: {components[0]}{more}")
+    return texts
+
+
+def _readable(config: dict[str, Any]) -> dict[str, Any]:
+    """A recorded config with the strategies as their short specs (`random`, not every
+    parameter), one for all seats when they agree."""
+    game = config.get("game", DEFAULT_GAME)
+    seats = [short_spec(seat["spec"], game) for seat in config["strategies"]]
+    return {**config, "strategies": seats[0] if len(set(seats)) == 1 else seats}
+
+
 def config_from(run_dir: Path) -> RunConfig:
     """A run's configuration from its manifest (a manifest without `game` is Sanssouci's)."""
     manifest = read_json(run_dir / MANIFEST)
     try:
         game_type = get_game(manifest.get("game", DEFAULT_GAME))
         components = game_type.components_from_manifest(manifest["components"])
-        return RunConfig.from_dict(manifest["config"], components)
+        config = RunConfig.from_dict(manifest["config"], components)
+        return replace(config, components_file=manifest.get("components_file"))
     except KeyError as exc:
         raise RunError(f"manifest lacks {exc}") from None
 
@@ -170,11 +240,10 @@ def execute(
     for arm, run_dir, continuing in zip(
         run_plan.arms, run_plan.dirs, run_plan.continuing, strict=True
     ):
-        ident = identity(arm.config)
-        job = GameJob(arm.config, ident["run_id"])
+        job = GameJob(arm.config, arm.config.fingerprint())
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
-            header: dict[str, Any] = {"command": command, **ident}
+            header = _header(arm.config, command)
             if targets is not None:
                 size = precision.chunk_size(size, targets)
                 header["precision"] = {"targets": list(targets.texts)}
@@ -184,11 +253,11 @@ def execute(
     played: dict[Path, list[Outcome]] = {d: [] for d in run_plan.dirs}
     for look in looks:
         for arm, run_dir, job in zip(run_plan.arms, run_plan.dirs, jobs, strict=True):
-            if progress is None:
-                played[run_dir].append(run_batch(run_dir, job, executor, until=look))
-                continue
             done = games_done(read_json(run_dir / MANIFEST))
             total = job.games if look is None else min(look, job.games)
+            if progress is None or done >= total:  # no bar for an arm already complete
+                played[run_dir].append(run_batch(run_dir, job, executor, until=look))
+                continue
             with progress(arm.name or run_dir.name, total, done) as update:
                 played[run_dir].append(run_batch(run_dir, job, executor, update, look))
         if targets is not None and look is not None:
@@ -226,18 +295,15 @@ def _merged(outcomes: list[Outcome]) -> Outcome:
 
 
 def summary(run_dir: Path) -> pl.DataFrame:
-    """Per seat: strategy, games, mean score and win rate, from the results parts."""
+    """Per seat and strategy: the mean score (`total_*`, t interval) and the win rate
+    (`win_*`, Wilson interval), a shared win split 1/k as in reports, from the results parts."""
+    from sanssim.analysis.generic import win_share  # imports matplotlib: only when summing up
+
     files = sorted((run_dir / RESULTS).glob("*.parquet"))
     if not files:
         return pl.DataFrame()
-    return (
-        pl.scan_parquet(files)
-        .group_by("seat", "strategy")
-        .agg(
-            pl.len().alias("games"),
-            pl.col("total").mean().alias("mean_score"),
-            pl.col("winner").mean().alias("win_rate"),
-        )
-        .sort("seat")
-        .collect()
-    )
+    # win_share splits a win within each (run, game): here one run.
+    results = pl.scan_parquet(files).with_columns(run=pl.lit(0)).with_columns(win=win_share())
+    by = ["seat", "strategy"]
+    scores = mean_table(results, by, {"total": pl.col("total")})
+    return scores.join(rate_table(results, by, {"win": pl.col("win")}), on=by).sort("seat")
