@@ -858,7 +858,7 @@ def tournament_mode(ctx: Context) -> Section:
     else:
         side = side.with_columns(koi_bird=pl.lit(None, pl.Float64), own=pl.lit(None, pl.Float64))
         skipped.append(Skipped(f"{MODE_TITLE}: koi measures", "no run has a turn log"))
-    rows, findings, series, reasons = [], [], [], []
+    rows, findings, series, reasons, ratios = [], [], [], [], []
     points = [m for m, (_, rate) in MODE_METRICS.items() if not rate]
     for pair in pairs.sort("n_players").iter_rows(named=True):
         twin = arms.filter(pl.col("arm") == pair["arm_std"]).row(0, named=True)
@@ -866,6 +866,7 @@ def tournament_mode(ctx: Context) -> Section:
         reasons.append(f"{pair['arm']} against {twin['arm']}: {result.reason}.")
         table = result.table.filter(pl.col("metric").is_in(list(MODE_METRICS)))
         by_metric = {r["metric"]: r for r in table.iter_rows(named=True)}
+        ratios += table["width_ratio"].drop_nulls().to_list()
         for metric, (name, rate) in MODE_METRICS.items():
             r = by_metric.get(metric)
             if r is None or r["diff"] is None:
@@ -898,6 +899,7 @@ def tournament_mode(ctx: Context) -> Section:
             "interval, which treats the arms as independent, is shown to say what pairing "
             "bought. Rates are differences of per-game 0/1 outcomes, in percentage points. "
             + " ".join(reasons)
+            + _pairing_note(ratios)
         ),
         Table(
             [
@@ -915,6 +917,22 @@ def tournament_mode(ctx: Context) -> Section:
         Figure(fig.name, "Tournament minus standard, per game (the legend gives n)."),
     ]
     return Section(blocks, skipped, findings)
+
+
+def _pairing_note(ratios: list[float]) -> str:
+    """What pairing bought, in words: only the start tiles are common to the two modes (the
+    standard game shuffles the koi into the bag), so a game's luck is mostly not shared."""
+    if not ratios:
+        return ""
+    ordered = sorted(ratios)
+    median = ordered[len(ordered) // 2]
+    note = f" Here the paired intervals are a median {median:.2f} of the Welch width"
+    if median < 0.9:
+        return note + "."
+    return note + (
+        ": the modes share their start tiles, but the standard game shuffles the koi into the "
+        "bag, so the rest of the deal differs and pairing buys little."
+    )
 
 
 def _mode_row(arm: str, twin: str, name: str, rate: bool, r: dict) -> list[str]:
