@@ -180,7 +180,7 @@ def test_koi_flower_worth_agrees_with_the_engine_scoring_without_koi(
 ) -> None:
     arm = runs / "standard-p3"
     ctx = Context(load_dataset([arm]), tmp_path)
-    per_game = report.koi_per_game(ctx).sort("game_id")
+    per_game = report.koi_per_game(report.KoiFrames.of(ctx, ctx.data.turns)).sort("game_id")
     results = pl.read_parquet(arm / "results")
     turns = pl.read_parquet(arm / "turns")
     game = GAME.new_game(3, {"tournament": False}, GAME.load_components())

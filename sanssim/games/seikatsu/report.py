@@ -5,12 +5,14 @@ length, tournament mode against the standard game, and the player count. A side 
 seat, or a team with 4 players (`measures.sides`); every per-side figure of a 4-player
 arm is a team's (two players' birds, one pagoda). Intervals are 95%: Wilson for rates
 over independent units, t for means; wherever several values of one game enter (its
-rows, its koi), they are first averaged within the game, so the game is the unit.
+rows, its sides, its koi), they are first averaged within the game, so that the game is
+the unit, or (shares of the koi) the Wilson interval is made cluster-robust over games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import polars as pl
 
@@ -133,7 +135,7 @@ SIDES_TITLE = "Sides and the tie-break"
 
 def sides_and_ties(ctx: Context) -> Section:
     """Win rate of each side against 1/sides, with and without the tie-break; how often
-    the top total is tied, so that the tie-break (later side in turn order) decides."""
+    the top total is tied, so that the tie-break decides."""
     side = measures.sides(ctx.data.results).with_columns(gain=pl.col("win") - pl.col("split_win"))
     keys = ["arm", "n_players", "n_sides", "side", "pagoda"]
     wins = rate_table(side, keys, {"win": pl.col("win"), "split": pl.col("split_win")})
@@ -192,7 +194,7 @@ def sides_and_ties(ctx: Context) -> Section:
                 _players(r["n_players"]),
                 str(r["tied_n"]),
                 fmt.pct(r, "tied"),
-                f"{fmt.pct(r, 'last')} of {r['last_n'] or 0}" if r["last_n"] else "no tie",
+                f"{fmt.pct(r, 'last')} of {r['last_n']}" if r["last_n"] else "no tie",
                 _pp(r, "gain"),
             ]
         )
@@ -208,7 +210,8 @@ def sides_and_ties(ctx: Context) -> Section:
             "A side is a seat, or with 4 players a team (seats 0 and 2 against 1 and 3): it has "
             "one total and one rank. Win rate by side against the fair 1/sides (n = games), and "
             "what the side would win were a tie on top shared instead of broken (the rules give "
-            "it to the side later in turn order); the difference is what the tie-break gives "
+            "it to the side later in turn order, or as the component data say); the difference "
+            "is what the tie-break gives "
             "the side (t interval over games). The test asks whether the sides' wins differ at "
             "all (chi-square goodness of fit)."
         ),
@@ -251,11 +254,10 @@ def sides_and_ties(ctx: Context) -> Section:
 
 def _tie_figures(ctx: Context, ties: pl.DataFrame, last: pl.DataFrame) -> list[Block]:
     counts = sorted(set(ties["n_players"].to_list()))
-    joined = ties.join(ctx.data.arms.select("arm"), on="arm")
     series = [
         figures.series(
             label,
-            joined.filter(pl.col("arm").is_in([a["arm"] for a in arms])),
+            ties.filter(pl.col("arm").is_in([a["arm"] for a in arms])),
             "n_players",
             counts,
             "tied",
@@ -450,30 +452,36 @@ def koi(ctx: Context) -> Section:
         skipped.append(Skipped(f"{KOI_TITLE}: values and timing", "no run has a turn log"))
     else:
         skipped += skipped_without_turns(ctx, f"{KOI_TITLE}: values and timing")
-        blocks += _koi_values(ctx, findings)
+        blocks += _koi_values(ctx, ctx.data.turns, findings)
     blocks += _koi_draws(ctx, findings)
     return Section(blocks, skipped, findings)
 
 
-def _koi_frames(ctx: Context) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
-    """Side rows, the rebuilt gardens, their rescored pagoda rows and the koi plays."""
-    geo = measures.geometry(ctx.data)
-    side = measures.sides(ctx.data.results)
-    tiles = measures.garden(ctx.data.results, ctx.data.turns, geo)
-    rows = measures.pagoda_rows(tiles, side, geo)
-    return side, tiles, rows, measures.koi_plays(tiles, rows, side, geo)
+@dataclass(frozen=True)
+class KoiFrames:
+    """The run's geometry, side rows, rebuilt gardens, their rescored pagoda rows and the
+    koi plays (see `measures`), for the games with a turn log."""
+
+    geo: measures.Geometry
+    side: pl.LazyFrame
+    tiles: pl.LazyFrame
+    rows: pl.LazyFrame
+    plays: pl.LazyFrame
+
+    @classmethod
+    def of(cls, ctx: Context, turns: pl.LazyFrame) -> KoiFrames:
+        geo = measures.geometry(ctx.data)
+        side = measures.sides(ctx.data.results)
+        tiles = measures.garden(ctx.data.results, turns, geo)
+        rows = measures.pagoda_rows(tiles, side, geo)
+        return cls(geo, side, tiles, rows, measures.koi_plays(tiles, rows, side, geo))
 
 
-def koi_per_game(ctx: Context) -> pl.DataFrame:
+def koi_per_game(frames: KoiFrames) -> pl.DataFrame:
     """Per game with a turn log: arm, run, game_id, the koi measures of `KOI_VALUES`,
     `koi_flowers` (what the koi add to a side's flower points, mean over sides) and
     `round` (mean round of the koi plays)."""
-    return _per_game(*_koi_frames(ctx))
-
-
-def _per_game(
-    side: pl.LazyFrame, tiles: pl.LazyFrame, rows: pl.LazyFrame, plays: pl.LazyFrame
-) -> pl.DataFrame:
+    side, tiles, rows, plays = frames.side, frames.tiles, frames.rows, frames.plays
     arms = side.select(*GAME, "arm").unique()
     koi = plays.group_by(GAME).agg(
         koi_bird=pl.col("bird_points").mean(),
@@ -500,12 +508,11 @@ def _per_game(
     )
 
 
-def _koi_values(ctx: Context, findings: list[str]) -> list[Block]:
-    side, tiles, rows, plays = _koi_frames(ctx)
-    per_game = _per_game(side, tiles, rows, plays)
+def _koi_values(ctx: Context, turns: pl.LazyFrame, findings: list[str]) -> list[Block]:
+    frames = KoiFrames.of(ctx, turns)
     names = [*KOI_VALUES, "koi_flowers", "round"]
-    table = mean_table(per_game.lazy(), ["arm"], {n: pl.col(n) for n in names})
-    check = measures.rescored(rows, side, measures.geometry(ctx.data))
+    table = mean_table(koi_per_game(frames).lazy(), ["arm"], {n: pl.col(n) for n in names})
+    check = measures.rescored(frames.rows, frames.side, frames.geo)
     agreed = check.select(pl.col("agrees").sum(), pl.len()).collect().row(0)
     value_rows = []
     for r in _by_arm(ctx, table):
@@ -551,16 +558,14 @@ def _koi_values(ctx: Context, findings: list[str]) -> list[Block]:
         ),
         Figure(fig.name, f"A koi's worth, per koi, 95% CI (games: {n})."),
     ]
-    blocks += _koi_timing(ctx, plays, table, arms)
+    blocks += _koi_timing(ctx, turns, frames.plays, table, arms)
     return blocks
 
 
 def _koi_timing(
-    ctx: Context, plays: pl.LazyFrame, table: pl.DataFrame, arms: list[str]
+    ctx: Context, turns: pl.LazyFrame, plays: pl.LazyFrame, table: pl.DataFrame, arms: list[str]
 ) -> list[Block]:
     """Koi played per game in each round (zeros included), by player count and mode."""
-    turns = ctx.data.turns
-    assert turns is not None  # callers check
     rounds = turns.group_by(PER_GAME).agg(pl.col("round").max().cast(pl.Int64).alias("rounds"))
     grid = rounds.with_columns(round=pl.int_ranges(1, pl.col("rounds") + 1)).explode("round")
     counts = plays.group_by(*GAME, "round").agg(koi=pl.len())
@@ -589,18 +594,20 @@ def _koi_timing(
     fig = ctx.figure("koi_timing")
     title = "When the koi are played: koi per game by round (95% CI)"
     figures.panels(fig, title, x, panels, "round")
-    first, last = (pl.col("round") == 1), (pl.col("round") == pl.col("rounds"))
-    meets = plays.join(rounds, on=GAME).select(
+    # A cluster-robust share over the koi: `clustered.pairwise` with the arm as the
+    # "strategy" and a koi's "points" 1 when it was played in that round.
+    koi = plays.join(rounds, on=GAME).select(
         *GAME,
         pl.col("arm").alias("strategy"),
         pl.lit("").alias("opponent"),
-        pl.when(first).then(1.0).when(last).then(2.0).otherwise(0.0).alias("when"),
+        first=pl.col("round") == 1,
+        last=pl.col("round") == pl.col("rounds"),
     )
     shares = {
         name: clustered.pairwise(
-            meets.with_columns(points=(pl.col("when") == code).cast(pl.Float64)), GAME
+            koi.with_columns(points=pl.col(name).cast(pl.Float64)), GAME
         ).select(pl.col("strategy").alias("arm"), "win_n", "win_p", "win_lo", "win_hi")
-        for name, code in (("first", 1.0), ("last", 2.0))
+        for name in ("first", "last")
     }
     rows = []
     for r in _by_arm(ctx, table):
@@ -852,7 +859,7 @@ def tournament_mode(ctx: Context) -> Section:
     side = measures.sides(ctx.data.results)
     skipped = []
     if ctx.data.turns is not None:
-        koi = koi_per_game(ctx).select(*GAME, "koi_bird", "own")
+        koi = koi_per_game(KoiFrames.of(ctx, ctx.data.turns)).select(*GAME, "koi_bird", "own")
         side = side.join(koi.lazy(), on=GAME, how="left")
         skipped += skipped_without_turns(ctx, f"{MODE_TITLE}: koi measures")
     else:
