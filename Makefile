@@ -38,9 +38,12 @@ bench:
 	$(BIN)/python scripts/bench.py $(BENCH)
 
 # The canonical reports under reports/, from the experiments in experiments/canonical.toml
-# (about 360,000 heuristic games: 15-20 minutes on 2 cores; an interrupted run resumes).
-# They are regenerated in place, so --force lets each replace the committed one.
+# (about 360,000 heuristic games: 15-20 minutes on 2 cores) and experiments/seikatsu.toml
+# (120,000 heuristic Seikatsu games: about 380 CPU-seconds, 3-4 minutes on 2 idle cores);
+# an interrupted run resumes. Reports are regenerated in place, so --force lets each
+# replace the committed one.
 CANON := runs/canonical
+SEIKATSU := runs/seikatsu
 reports: install
 	$(BIN)/sanssim run --config experiments/canonical.toml --out $(CANON)
 	$(BIN)/sanssim report $(CANON)/base-p2 $(CANON)/base-p3 $(CANON)/base-p4 \
@@ -48,3 +51,5 @@ reports: install
 	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/expansion-* $(CANON)/reshuffle-* $(CANON)/both-* \
 		--out reports/variants --force
 	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/tiles-* --out reports/tiles --force
+	$(BIN)/sanssim run --config experiments/seikatsu.toml --out $(SEIKATSU)
+	$(BIN)/sanssim report $(SEIKATSU) --out reports/seikatsu --force

@@ -444,6 +444,13 @@ def test_paired_length_metric():
     assert row["diff"] == -1.0
 
 
+def test_paired_extra_metric():
+    # Top totals per game: a 20, 30, 15; b 18, 20, 14; differences 2, 10, 1.
+    got = paired.compare(ARM_A, ARM_B, extra={"top": pl.col("total").max()})
+    row = got.table.filter(metric="top").row(0, named=True)
+    assert (row["mean_a"], row["mean_b"], row["diff"]) == pytest.approx((65 / 3, 52 / 3, 13 / 3))
+
+
 def test_clustered_pairwise_by_hand():
     # Two A and two B seats per game: A scores 3, 1 and 2.5 of 4 meetings. p = 6.5 / 12;
     # V = 3/2 * sum (S - 4p)^2 / 144 and n_eff = p (1 - p) / V = 11.

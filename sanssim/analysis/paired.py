@@ -8,12 +8,14 @@ pairing bought. When the game ids or seeds do not match, pairing is meaningless 
 Welch interval is given, with the reason.
 
 Metrics, one value per game: `mean_total` (total averaged over the game's seats),
-`seat<s>_win` (seat s's win share: 1 for a sole winner, 1/k for each of k co-winners), and
-`length` (a per-game column of the caller's choosing, e.g. turns played).
+`seat<s>_win` (seat s's win share: 1 for a sole winner, 1/k for each of k co-winners),
+`length` (a per-game column of the caller's choosing, e.g. turns played), and any `extra`
+metric a game defines as an aggregation over one game's results rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import polars as pl
@@ -53,8 +55,13 @@ class Comparison:
     table: pl.DataFrame
 
 
-def per_game(results: pl.LazyFrame | pl.DataFrame, length: str | None = None) -> pl.DataFrame:
-    """One row per game: game_id, game_seed (when present), n_players and the metrics."""
+def per_game(
+    results: pl.LazyFrame | pl.DataFrame,
+    length: str | None = None,
+    extra: Mapping[str, pl.Expr] | None = None,
+) -> pl.DataFrame:
+    """One row per game: game_id, game_seed (when present), n_players and the metrics;
+    `extra` maps a metric's name to its aggregation over the game's results rows."""
     frame = results.lazy()
     names = frame.collect_schema().names()
     seats = frame.select(pl.col("seat").max()).collect().item()
@@ -69,6 +76,7 @@ def per_game(results: pl.LazyFrame | pl.DataFrame, length: str | None = None) ->
     ]
     if length is not None:
         aggs.append(pl.col(length).cast(pl.Float64).first().alias("length"))
+    aggs += [value.cast(pl.Float64).alias(name) for name, value in (extra or {}).items()]
     return frame.with_columns(share).group_by("game_id").agg(aggs).sort("game_id").collect()
 
 
@@ -77,10 +85,13 @@ def _metrics(games: pl.DataFrame) -> list[str]:
 
 
 def compare(
-    a: pl.LazyFrame | pl.DataFrame, b: pl.LazyFrame | pl.DataFrame, length: str | None = None
+    a: pl.LazyFrame | pl.DataFrame,
+    b: pl.LazyFrame | pl.DataFrame,
+    length: str | None = None,
+    extra: Mapping[str, pl.Expr] | None = None,
 ) -> Comparison:
     """Arm a minus arm b on every metric, paired by game when the deals match."""
-    ga, gb = per_game(a, length), per_game(b, length)
+    ga, gb = per_game(a, length, extra), per_game(b, length, extra)
     names = [m for m in _metrics(ga) if m in gb.columns]
     paired, reason = _pairable(ga, gb)
     rows = _paired(ga, gb, names) if paired else _unpaired(ga, gb, names)

@@ -84,5 +84,10 @@ class Seikatsu(GameType):
             render_garden(state),
         ]
 
+    def report_sections(self) -> tuple:
+        from sanssim.games.seikatsu.report import SECTIONS
+
+        return SECTIONS
+
 
 GAME = Seikatsu()
