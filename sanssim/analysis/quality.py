@@ -32,6 +32,8 @@ win, each winner-based measure is the mean over them):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
 
 import polars as pl
 
@@ -160,3 +162,45 @@ def summary(games: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     means = mean_table(frame, group, {m: pl.col(m) for m in MEANS})
     rates = rate_table(frame, group, {r: pl.col(r) for r in RATES})
     return means.join(rates, on=group).sort(group)
+
+
+@dataclass(frozen=True)
+class RunningScore:
+    """Which of the game's sources of points the running score holds (`during` play) and
+    which score in these games but only at the end (`at_end`)."""
+
+    during: tuple[str, ...]
+    at_end: tuple[str, ...]
+
+
+def running_sources(
+    turns: pl.LazyFrame | pl.DataFrame,
+    results: pl.LazyFrame | pl.DataFrame,
+    sources: Sequence[str],
+    teams: Mapping[int, Sequence[int]] | None = None,
+    by: Sequence[str] = (),
+) -> RunningScore | None:
+    """What the running score is made of, found rather than assumed: the largest set of the
+    sources that score in some game whose sum equals every side's last logged running score
+    in every game with a turn log (None when no set does). The other scoring sources come
+    only at the end, so they are in `total` but in none of the running-score measures."""
+    key = [*by, "game_id"]
+    res = _sided(results.lazy().select(*key, "seat", "n_players", *sources), teams)
+    sides = res.group_by(*key, "side").agg(pl.col(s).first() for s in sources)
+    players = res.group_by(key).agg(pl.col("n_players").first())
+    last = (
+        _sided(turns.lazy().select(*key, "turn", "seat", "score").join(players, on=key), teams)
+        .group_by(*key, "side")
+        .agg(pl.col("score").sort_by("turn").last().alias("final"))
+    )
+    frame = sides.join(last, on=[*key, "side"]).collect()
+    scoring = [s for s in sources if frame.select((pl.col(s) != 0).any()).item()]
+    candidates = [c for k in range(len(scoring), -1, -1) for c in combinations(scoring, k)]
+    held = frame.select(
+        (pl.col("final") == (pl.sum_horizontal(c) if c else pl.lit(0))).all().alias(str(i))
+        for i, c in enumerate(candidates)
+    ).row(0)
+    during = next((c for c, ok in zip(candidates, held, strict=True) if ok), None)
+    if during is None:
+        return None
+    return RunningScore(during, tuple(s for s in scoring if s not in during))
