@@ -128,6 +128,30 @@ def test_splendor_token_counts_share_the_deal() -> None:
         )
 
 
+def test_splendor_round_cap_shares_the_deal() -> None:
+    for seed in _seeds():
+        assert _splendor_deal(_deal("splendor", 2, seed)) == _splendor_deal(
+            _deal("splendor", 2, seed, max_rounds=30)
+        )
+
+
+def test_splendor_card_data_changes_only_the_decks_of_the_levels_it_touches() -> None:
+    """Decks shuffle card ids level by level: changed points keep every deck; a card moved
+    from level 1 to level 2 changes those two decks and keeps level 3's."""
+    packaged = build_config(game="splendor", n_players=2).components
+    first = next(i for i, c in enumerate(packaged.cards) if c.level == 1)
+    cards = list(packaged.cards)
+    cards[first] = dataclasses.replace(cards[first], points=cards[first].points + 1)
+    richer = dataclasses.replace(packaged, cards=tuple(cards))
+    cards[first] = dataclasses.replace(cards[first], level=2)
+    moved = dataclasses.replace(packaged, cards=tuple(cards))
+    for seed in _seeds():
+        base = _deal("splendor", 2, seed)
+        assert _splendor_deal(_deal("splendor", 2, seed, components=richer)) == _splendor_deal(base)
+        shifted = _deal("splendor", 2, seed, components=moved)
+        assert shifted.decks[2] == base.decks[2] and shifted.decks[:2] != base.decks[:2]
+
+
 def test_splendor_more_nobles_extend_the_same_noble_order() -> None:
     """`nobles` shuffles all nobles and lays out the first k: 3 nobles are the first 3 of 4."""
     for seed in _seeds():

@@ -17,7 +17,7 @@ from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section, skipped_without_turns
 
 TITLE = "Game quality"
-BY = ["arm", "run"]
+BY = ["run"]  # within one arm; a string key would slow every join
 PANELS = {
     "lead_changes": ("lead changes per game", "mean"),
     "worst_deficit": ("winner's worst deficit (points)", "mean"),
@@ -82,7 +82,7 @@ def build(ctx: Context) -> Section:
         turns = data.turns.filter(pl.col("arm") == arm)
         results = data.results.filter(pl.col("arm") == arm)
         games = quality.per_game(turns, results, sides, BY)
-        per_game.append(games)
+        per_game.append(games.with_columns(arm=pl.lit(arm)))
         held[arm] = quality.running_sources(turns, results, data.game_type.sources, sides, BY)
         n_players = games["n_players"].unique().to_list()
         if sides and any(len(set(sides.get(n, []))) < n for n in n_players):
