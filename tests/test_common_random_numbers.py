@@ -25,6 +25,7 @@ are the same turn for turn until the rule first acts.
 from __future__ import annotations
 
 import dataclasses
+import statistics
 from typing import Any
 
 import polars as pl
@@ -265,3 +266,46 @@ def test_strategy_line_ups_share_the_whole_deal(game: str, n: int) -> None:
         first = [_turns(game, n, seed, s).head(1) for s in ("random", "greedy")]
         shared = [c for c in first[0].columns if c in ("hand", "display", "koi_held")]
         assert shared and first[0].select(shared).equals(first[1].select(shared))
+
+
+# ---------------------------------------------------------------- figures for the README
+
+
+def measure(games: int = 2000, played: int = 300) -> dict[str, str]:
+    """The shares quoted in README "Sources of chance": how often Sanssouci's duplicate
+    reshuffle leaves the deal alone, when it first redraws in play, and how often a shifted
+    stream still coincides."""
+    out = {}
+    for n in (2, 4):
+        redraws = shifted_seat = shifted_missions = 0
+        for seed in _seeds(games):
+            base = _deal("sanssouci", n, seed)
+            house = _deal("sanssouci", n, seed, duplicate_reshuffle=True)
+            if house.reshuffles:
+                redraws += 1
+                shifted_seat += _first_seat(base) != _first_seat(house)
+                shifted_missions += base.missions != house.missions
+        out[f"{n}p deals without a setup redraw"] = f"{games - redraws} of {games}"
+        out[f"{n}p after a setup redraw, seat 0's cards differ"] = f"{shifted_seat / redraws:.1%}"
+        out[f"{n}p after a setup redraw, missions differ"] = f"{shifted_missions / redraws:.1%}"
+        firsts = []
+        for seed in _seeds(played):
+            if _deal("sanssouci", n, seed, duplicate_reshuffle=True).reshuffles:
+                continue
+            turns = _turns("sanssouci", n, seed, duplicate_reshuffle=True)
+            firsts += turns.filter(pl.col("reshuffles") > 0)["turn"].head(1).to_list()
+        median = statistics.median(firsts)
+        out[f"{n}p first redraw in play, random players (turn from 0, median)"] = (
+            f"{median} of {18 * n} turns ({len(firsts)} games)"
+        )
+    same = sum(
+        _deal("sanssouci", 2, seed, garden_sides="1A").decks == _deal("sanssouci", 2, seed).decks
+        for seed in _seeds(games // 2)
+    )
+    out["2p random against fixed sides, decks unchanged"] = f"{same / (games // 2):.1%}"
+    return out
+
+
+if __name__ == "__main__":
+    for name, value in measure().items():
+        print(f"{name}: {value}")
