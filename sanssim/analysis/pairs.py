@@ -90,7 +90,12 @@ def _games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, bool]
     )
     logged = data.turns is not None and not set(arms) & set(data.arms_without_turns())
     if logged:
-        lengths = data.turns.group_by("run", "game_id").agg(pl.len().alias(LENGTH))
+        runs = data.arms.filter(pl.col("arm").is_in(arms))["runs"].explode()
+        lengths = (
+            data.turns.filter(pl.col("run").is_in(runs.to_list()))
+            .group_by("run", "game_id")
+            .agg(pl.len().alias(LENGTH))
+        )
         frame = frame.join(lengths, on=["run", "game_id"], how="left")
     rows = frame.collect()
     logged = logged and rows[LENGTH].drop_nulls().n_unique() > 1  # a fixed length is a rule
@@ -268,7 +273,8 @@ def _finding(labelled: list[tuple[str, Pair, paired.Comparison]], table: pl.Data
     calls = table.filter(pl.col("holm") < ALPHA).height
     text = (
         f"Paired comparisons: {len(labelled)} pair{'s' if len(labelled) != 1 else ''} of arms "
-        f"differ in one facet, {len(paired_pairs)} of them on the same deals; "
+        f"differ{'s' if len(labelled) == 1 else ''} in one facet, {len(paired_pairs)} of them "
+        "on the same deals; "
         f"{calls} of {table.height} differences hold after Holm's adjustment."
     )
     ratios = (
