@@ -258,3 +258,19 @@ def test_both_sections_are_in_the_report(splendor: Path, tmp_path: Path) -> None
     md = (tmp_path / "report" / "report.md").read_text()
     assert "## Paired comparisons between arms" in md and "## Game quality" in md
     assert {p.name for p in summary.files} >= {"paired_comparisons.png", "game_quality.png"}
+
+
+def test_only_team_player_counts_are_named_and_a_certain_rate_still_draws(
+    tmp_path: Path,
+) -> None:
+    """Seikatsu's teams cover 4 players only; in these 10 four-player games every winner came
+    back from last place, a rate of 100% whose Wilson bound may round below it."""
+    with LocalExecutor(1) as executor:
+        arms = sweep([2, 4], game="seikatsu", games=10, seed=3, strategies="greedy")
+        execute(plan(tmp_path / "runs", arms, force=False), executor, ["test"])
+    section = quality_section.build(_context(tmp_path / "runs", tmp_path))
+    text = " ".join(b.text for b in section.blocks if isinstance(b, Para))
+    assert "in: p4 (sides" in text
+    (table,) = _tables(section.blocks)
+    assert table.rows[1][-1].startswith("100.0%")
+    assert (tmp_path / "game_quality.png").is_file()

@@ -85,7 +85,7 @@ def build(ctx: Context) -> Section:
         per_game.append(games.with_columns(arm=pl.lit(arm)))
         held[arm] = quality.running_sources(turns, results, data.game_type.sources, sides, BY)
         n_players = games["n_players"].unique().to_list()
-        if sides and any(len(set(sides.get(n, []))) < n for n in n_players):
+        if sides and any(n in sides and len(set(sides[n])) < n for n in n_players):
             team_arms.append(arm)
     table = quality.summary(pl.concat(per_game), ["arm"])
     blocks: list[Block] = [
@@ -159,6 +159,16 @@ def _figure(ctx: Context, arms: list[str], table: pl.DataFrame) -> list[Block]:
     """One panel per measure, one point per arm."""
     keys = [str(i) for i in range(1, len(arms) + 1)]
     frame = table.with_columns(key=pl.Series([str(arms.index(a) + 1) for a in table["arm"]]))
+    # A Wilson bound at a rate of 0 or 1 can miss the estimate by a rounding error, which
+    # matplotlib refuses as a negative error bar.
+    frame = frame.with_columns(
+        bound
+        for name, (_, centre) in PANELS.items()
+        for bound in (
+            pl.min_horizontal(f"{name}_lo", f"{name}_{centre}").alias(f"{name}_lo"),
+            pl.max_horizontal(f"{name}_hi", f"{name}_{centre}").alias(f"{name}_hi"),
+        )
+    )
     panels = {
         title: [
             figures.series(
