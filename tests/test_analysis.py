@@ -322,6 +322,7 @@ def test_results_only_run_skips_turn_sections_and_says_why(
     summary = write_report([run], tmp_path / "report", ["sanssim", "report"])
     md = _check_files(summary.files, tmp_path / "report")
     assert [(s.section, s.reason) for s in summary.skipped] == [
+        ("Game quality", "no turn log (--no-turn-log) for: all games"),
         (
             "Variant balance: joker and stale-colour rates",
             "no turn log (--no-turn-log) for: all games",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sanssim.analysis import figures, fmt
+from sanssim.analysis import figures, fmt, pairs, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
@@ -218,4 +218,4 @@ def _sources(ctx: Context) -> list[Block]:
     ]
 
 
-SECTIONS = (build,)
+SECTIONS = (build, pairs.build, quality_section.build)

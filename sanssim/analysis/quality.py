@@ -32,6 +32,8 @@ win, each winner-based measure is the mean over them):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
 
 import polars as pl
 
@@ -60,17 +62,31 @@ def _sided(frame: pl.LazyFrame, teams: Mapping[int, Sequence[int]] | None) -> pl
     )
 
 
-def _others(value: str, group: list[str]) -> tuple[pl.Expr, pl.Expr]:
-    """Best and worst value among the other rows of the group, for each row."""
+def _with_others(frame: pl.LazyFrame, value: str, group: list[str]) -> pl.LazyFrame:
+    """Add `best_other` and `worst_other`: the best and worst `value` among the other rows of
+    each row's group. Plain aggregations joined back: filters or windows inside the groups
+    cost several times as much over the many small groups of a turn log."""
     v = pl.col(value)
-    top, bottom = v.max().over(group), v.min().over(group)
-    n_top = (v == top).sum().over(group)
-    n_bottom = (v == bottom).sum().over(group)
-    second = v.filter(v < top).max().over(group)
-    second_bottom = v.filter(v > bottom).min().over(group)
-    best = pl.when((v == top) & (n_top == 1)).then(second).otherwise(top)
-    worst = pl.when((v == bottom) & (n_bottom == 1)).then(second_bottom).otherwise(bottom)
-    return best, worst
+    top, bottom = pl.col("_top"), pl.col("_bottom")
+    marked = frame.join(frame.group_by(group).agg(_top=v.max(), _bottom=v.min()), on=group)
+    marked = marked.with_columns(_under=pl.when(v < top).then(v), _over=pl.when(v > bottom).then(v))
+    extremes = marked.group_by(group).agg(
+        _second=pl.col("_under").max(),
+        _second_bottom=pl.col("_over").min(),
+        _n_top=(v == top).sum(),
+        _n_bottom=(v == bottom).sum(),
+    )
+    alone_top = (v == top) & (pl.col("_n_top") == 1)
+    alone_bottom = (v == bottom) & (pl.col("_n_bottom") == 1)
+    return (
+        marked.join(extremes, on=group)
+        .with_columns(
+            best_other=pl.when(alone_top).then(pl.col("_second")).otherwise(top),
+            worst_other=pl.when(alone_bottom).then(pl.col("_second_bottom")).otherwise(bottom),
+        )
+        .drop("_top", "_bottom", "_under", "_over", "_second", "_second_bottom")
+        .drop("_n_top", "_n_bottom")
+    )
 
 
 def per_game(
@@ -83,12 +99,13 @@ def per_game(
     extra columns identifying a game's run or arm, present in both frames."""
     key = [*by, "game_id"]
     res = _sided(results.lazy().select(*key, "seat", "total", "winner", "n_players"), teams)
-    best_total, _ = _others("total", key)
-    sides = (
-        res.group_by(*key, "side")
-        .agg(pl.col("total").first().cast(pl.Float64), pl.col("winner").any().alias("won"))
-        .with_columns(margin=pl.col("total") - best_total)
-    )
+    sides = _with_others(
+        res.group_by(*key, "side").agg(
+            pl.col("total").first().cast(pl.Float64), pl.col("winner").any().alias("won")
+        ),
+        "total",
+        key,
+    ).with_columns(margin=pl.col("total") - pl.col("best_other"))
     players = res.group_by(key).agg(pl.col("n_players").first())
     acting = _sided(
         turns.lazy().select(*key, "turn", "round", "seat", "score").join(players, on=key), teams
@@ -102,11 +119,15 @@ def per_game(
             pl.col("score").cast(pl.Float64).forward_fill().over([*key, "side"]).fill_null(0.0)
         )
     )
-    best, worst = _others("score", [*key, "turn"])
-    grid = grid.with_columns(best_other=best, worst_other=worst).with_columns(
-        lead=pl.col("score") > pl.col("best_other"),
-        last=pl.col("score") < pl.col("worst_other"),
-    )
+    grid = (
+        _with_others(grid, "score", [*key, "turn"])
+        .with_columns(
+            lead=pl.col("score") > pl.col("best_other"),
+            last=pl.col("score") < pl.col("worst_other"),
+        )
+        .collect()
+        .lazy()
+    )  # collected once: lead changes and the winners' measures both read it
     leader = pl.col("leader").forward_fill().over(key)
     changes = (
         grid.group_by(*key, "turn")
@@ -160,3 +181,45 @@ def summary(games: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     means = mean_table(frame, group, {m: pl.col(m) for m in MEANS})
     rates = rate_table(frame, group, {r: pl.col(r) for r in RATES})
     return means.join(rates, on=group).sort(group)
+
+
+@dataclass(frozen=True)
+class RunningScore:
+    """Which of the game's sources of points the running score holds (`during` play) and
+    which score in these games but only at the end (`at_end`)."""
+
+    during: tuple[str, ...]
+    at_end: tuple[str, ...]
+
+
+def running_sources(
+    turns: pl.LazyFrame | pl.DataFrame,
+    results: pl.LazyFrame | pl.DataFrame,
+    sources: Sequence[str],
+    teams: Mapping[int, Sequence[int]] | None = None,
+    by: Sequence[str] = (),
+) -> RunningScore | None:
+    """What the running score is made of, found rather than assumed: the largest set of the
+    sources that score in some game whose sum equals every side's last logged running score
+    in every game with a turn log (None when no set does). The other scoring sources come
+    only at the end, so they are in `total` but in none of the running-score measures."""
+    key = [*by, "game_id"]
+    res = _sided(results.lazy().select(*key, "seat", "n_players", *sources), teams)
+    sides = res.group_by(*key, "side").agg(pl.col(s).first() for s in sources)
+    players = res.group_by(key).agg(pl.col("n_players").first())
+    last = (
+        _sided(turns.lazy().select(*key, "turn", "seat", "score").join(players, on=key), teams)
+        .group_by(*key, "side")
+        .agg(pl.col("score").sort_by("turn").last().alias("final"))
+    )
+    frame = sides.join(last, on=[*key, "side"]).collect()
+    scoring = [s for s in sources if frame.select((pl.col(s) != 0).any()).item()]
+    candidates = [c for k in range(len(scoring), -1, -1) for c in combinations(scoring, k)]
+    held = frame.select(
+        (pl.col("final") == (pl.sum_horizontal(c) if c else pl.lit(0))).all().alias(str(i))
+        for i, c in enumerate(candidates)
+    ).row(0)
+    during = next((c for c, ok in zip(candidates, held, strict=True) if ok), None)
+    if during is None:
+        return None
+    return RunningScore(during, tuple(s for s in scoring if s not in during))
