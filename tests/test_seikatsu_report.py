@@ -206,7 +206,9 @@ def test_runs_without_turn_logs_skip_the_turn_based_parts(tmp_path: Path) -> Non
     runs = _experiment(tmp_path, turn_log=False)
     out = tmp_path / "report"
     summary = write_report([runs], out, ["sanssim", "report"])
+    arms = "standard-p2; standard-p3; standard-p4; tournament-p2; tournament-p3; tournament-p4"
     assert [(s.section, s.reason) for s in summary.skipped] == [
+        ("Game quality", f"no turn log (--no-turn-log) for: {arms}"),
         (f"{report.KOI_TITLE}: values and timing", "no run has a turn log"),
         (f"{report.MODE_TITLE}: koi measures", "no run has a turn log"),
     ]
