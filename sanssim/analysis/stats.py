@@ -195,6 +195,63 @@ def rate_table(frame: pl.LazyFrame, by: list[str], flags: dict[str, pl.Expr]) ->
     return _grouped(frame, by, flags, aggs).with_columns(cis).sort(by)
 
 
+def ratio_table(
+    frame: pl.LazyFrame,
+    by: list[str],
+    cluster: list[str],
+    ratios: dict[str, tuple[pl.Expr, pl.Expr]],
+) -> pl.DataFrame:
+    """Per group of `by`: each named ratio sum(numerator) / sum(denominator) over the rows
+    (`name_mean`), with a 95% t interval (`name_lo`, `name_hi`) from the cluster-robust
+    variance over the clusters named by `cluster` (e.g. the buys of one game are not
+    independent draws), on G - 1 degrees of freedom:
+
+        V = G / (G - 1) * sum_g (num_g - R den_g)^2 / (sum_g den_g)^2
+
+    `name_n` is the number of clusters G, `name_rows` the rows, `name_den` the summed
+    denominator. A ratio with a zero denominator is null."""
+    named = [
+        expr.cast(pl.Float64).alias(f"{name}_{part}")
+        for name, pair in ratios.items()
+        for part, expr in zip(("num", "den"), pair, strict=True)
+    ]
+    per_cluster = (
+        frame.select(*by, *cluster, *named)
+        .group_by([*by, *cluster])
+        .agg(pl.len().alias("_rows"), *(pl.col(e.meta.output_name()).sum() for e in named))
+    )
+    aggs = []
+    for name in ratios:
+        num, den = pl.col(f"{name}_num"), pl.col(f"{name}_den")
+        aggs += [
+            pl.len().alias(f"{name}_n"),
+            pl.col("_rows").sum().alias(f"{name}_rows"),
+            num.sum().alias(f"{name}_s"),
+            den.sum().alias(f"{name}_den"),
+            num.pow(2).sum().alias(f"{name}_ss"),
+            (num * den).sum().alias(f"{name}_sd_"),
+            den.pow(2).sum().alias(f"{name}_dd"),
+        ]
+    table = per_cluster.group_by(by).agg(aggs).collect(engine="streaming")
+    cis = []
+    for name in ratios:
+        g = pl.col(f"{name}_n").cast(pl.Float64)
+        total = pl.col(f"{name}_den")
+        r = pl.when(total != 0).then(pl.col(f"{name}_s") / total)
+        residual = (
+            pl.col(f"{name}_ss") - 2 * r * pl.col(f"{name}_sd_") + r.pow(2) * pl.col(f"{name}_dd")
+        )
+        variance = (g / (g - 1) * residual / total.pow(2)).clip(lower_bound=0.0)
+        half = t_crit(g - 1) * variance.sqrt()
+        cis += [
+            r.alias(f"{name}_mean"),
+            (r - half).alias(f"{name}_lo"),
+            (r + half).alias(f"{name}_hi"),
+        ]
+    helpers = [f"{name}_{s}" for name in ratios for s in ("s", "ss", "sd_", "dd")]
+    return table.with_columns(cis).drop(helpers).sort(by)
+
+
 def _grouped(
     frame: pl.LazyFrame, by: list[str], columns: dict[str, pl.Expr], aggs: list[pl.Expr]
 ) -> pl.DataFrame:
