@@ -316,7 +316,7 @@ def _edge_figure(
     groups = _groups(ctx, factor)
     if groups.is_empty():
         return []
-    keys = sorted(set(table.filter(pl.col("arm").is_in(groups["arm"].explode()))[factor]))
+    keys = sorted(set(table.filter(pl.col("arm").is_in(groups["arm"].explode().to_list()))[factor]))
     series = [
         figures.series(
             g["label"],
