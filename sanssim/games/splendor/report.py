@@ -80,7 +80,7 @@ def _groups(ctx: Context, factor: str) -> pl.DataFrame:
     """Groups of at least two arms equal in everything but `factor` (the strategy line-up
     compared by name, since a line-up's length follows the player count): the design of the
     group, with `arm` and `factor` as lists sorted by the factor, and `label`, the facets
-    that tell the groups apart."""
+    that tell the groups apart (a lone group: that set it apart from the other arms)."""
     others = [c for c in (*ctx.data.design, "strategies") if c not in (factor, "lineup")]
     groups = (
         ctx.data.arms.sort(factor)
@@ -89,8 +89,8 @@ def _groups(ctx: Context, factor: str) -> pl.DataFrame:
         .filter(pl.col("arm").list.len() > 1)
     )
     names = {"n_players": "players", **{o.name: o.report_label for o in ctx.data.game_type.options}}
-    varying = [c for c in others if c in names and groups[c].n_unique() > 1]
-    varying += [c for c in ("strategies", "components") if groups[c].n_unique() > 1]
+    basis = groups if groups.height > 1 else ctx.data.arms  # a lone group: what sets it apart
+    varying = [c for c in others if basis[c].n_unique() > 1]
     labels = [
         ", ".join(
             f"{row[c]}p" if c == "n_players" else f"{names[c]} {row[c]}" if c in names else row[c]
@@ -394,10 +394,16 @@ def _target_effects(ctx: Context, findings: list[str]) -> list[Block]:
                 how,
             ]
         )
+        excluded = not first["lo"] <= 0 <= first["hi"]
+        caveat = (
+            f", but not once adjusted for the {len(found)} comparisons"
+            if excluded and p_holm >= ALPHA
+            else ""
+        )
         findings.append(
             f"First player and the point target, {f['label']} ({first['n_a']} games each, "
             f"{'paired' if f['paired'] else 'unpaired'}): the first player's win rate "
-            f"changes by {change}, Holm-adjusted {fmt.pval(p_holm)}."
+            f"changes by {change}{caveat} (Holm-adjusted {fmt.pval(p_holm)})."
         )
     return [
         Heading(3, "The point target and the first player"),
@@ -1098,6 +1104,14 @@ def _supply_effects(
                         f"rounds {cells[0]}, first player's edge {cells[2]}."
                     )
     blocks: list[Block] = []
+    if supply_rows or player_rows:
+        blocks.append(
+            Para(
+                f"Each interval holds for its own comparison; among the "
+                f"{len(supply_rows) + len(player_rows)} comparisons below about one in twenty "
+                "excludes zero by chance alone."
+            )
+        )
     if supply_rows:
         blocks += [
             Para(
