@@ -5,7 +5,6 @@ without turn logs; and the cluster-robust ratio interval they use."""
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -235,27 +234,22 @@ def test_without_turn_logs_the_turn_parts_are_skipped_and_said(
     assert "- Return on gems: no turn log (--no-turn-log) for: all games" in md
 
 
-def test_ratio_interval_matches_the_sandwich_formula_and_covers() -> None:
-    rng = random.Random(4)
-    rows = [
-        (rep, g, d, 0.5 * d + effect + rng.gauss(0, 1))
-        for rep in range(2000)
-        for g in range(100)
-        for effect in (rng.gauss(0, 1),)
-        for d in (rng.randint(1, 6) for _ in range(rng.randint(1, 4)))
-    ]
-    data = pl.DataFrame(rows, schema=["rep", "g", "den", "num"], orient="row")
-    table = stats.ratio_table(data.lazy(), ["rep"], ["g"], {"r": (pl.col("num"), pl.col("den"))})
-    inside = (pl.col("r_lo") <= 0.5) & (pl.col("r_hi") >= 0.5)
-    assert 0.935 <= table.select(inside.mean()).item() <= 0.965
-    first = data.filter(pl.col("rep") == 0).group_by("g").agg(pl.col("num", "den").sum())
-    r = first["num"].sum() / first["den"].sum()
-    g = first.height
-    variance = (
-        g / (g - 1) * ((first["num"] - r * first["den"]) ** 2).sum() / first["den"].sum() ** 2
+def test_ratio_interval_is_the_sandwich_formula() -> None:
+    """By hand: three games' buys; R = 9 / 14, V = 3/2 sum (num_g - R den_g)^2 / 14^2."""
+    rows = pl.DataFrame(
+        {"g": [0, 0, 1, 2, 2, 2], "num": [1, 2, 0, 3, 1, 2], "den": [2, 3, 1, 4, 2, 2]}
     )
-    t = pl.select(stats.t_crit(pl.lit(g - 1))).item()
-    row = table.filter(pl.col("rep") == 0).row(0, named=True)
+    row = stats.ratio_table(
+        rows.lazy().with_columns(arm=pl.lit("a")),
+        ["arm"],
+        ["g"],
+        {"r": (pl.col("num"), pl.col("den"))},
+    ).row(0, named=True)
+    r = 9 / 14
+    variance = 3 / 2 * ((3 - 5 * r) ** 2 + (0 - 1 * r) ** 2 + (6 - 8 * r) ** 2) / 14**2
+    t = pl.select(stats.t_crit(pl.lit(2))).item()
     assert row["r_mean"] == pytest.approx(r)
-    assert row["r_hi"] - row["r_mean"] == pytest.approx(t * variance**0.5)
-    assert (row["r_n"], row["r_rows"]) == (g, data.filter(pl.col("rep") == 0).height)
+    assert (row["r_lo"], row["r_hi"]) == pytest.approx(
+        (r - t * variance**0.5, r + t * variance**0.5)
+    )
+    assert (row["r_n"], row["r_rows"], row["r_den"]) == (3, 6, 14)
