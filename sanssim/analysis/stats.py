@@ -229,7 +229,7 @@ def ratio_table(
             num.sum().alias(f"{name}_s"),
             den.sum().alias(f"{name}_den"),
             num.pow(2).sum().alias(f"{name}_ss"),
-            (num * den).sum().alias(f"{name}_sd_"),
+            (num * den).sum().alias(f"{name}_nd"),
             den.pow(2).sum().alias(f"{name}_dd"),
         ]
     table = per_cluster.group_by(by).agg(aggs).collect(engine="streaming")
@@ -239,7 +239,7 @@ def ratio_table(
         total = pl.col(f"{name}_den")
         r = pl.when(total != 0).then(pl.col(f"{name}_s") / total)
         residual = (
-            pl.col(f"{name}_ss") - 2 * r * pl.col(f"{name}_sd_") + r.pow(2) * pl.col(f"{name}_dd")
+            pl.col(f"{name}_ss") - 2 * r * pl.col(f"{name}_nd") + r.pow(2) * pl.col(f"{name}_dd")
         )
         variance = (g / (g - 1) * residual / total.pow(2)).clip(lower_bound=0.0)
         half = t_crit(g - 1) * variance.sqrt()
@@ -248,7 +248,7 @@ def ratio_table(
             (r - half).alias(f"{name}_lo"),
             (r + half).alias(f"{name}_hi"),
         ]
-    helpers = [f"{name}_{s}" for name in ratios for s in ("s", "ss", "sd_", "dd")]
+    helpers = [f"{name}_{s}" for name in ratios for s in ("s", "ss", "nd", "dd")]
     return table.with_columns(cis).drop(helpers).sort(by)
 
 
