@@ -182,13 +182,11 @@ def _cell(row: dict | None, name: str) -> str:
 
 
 def _share(row: dict, name: str) -> str:
-    """A ratio that is a share, in percent; its t interval clipped to [0, 100]."""
+    """A share from `ratio_table` (its Wilson interval) in percent."""
     mean, lo, hi = (row[f"{name}_{k}"] for k in ("mean", "lo", "hi"))
     if mean is None:
         return "–"
-    if lo is None:
-        return f"{100 * mean:.1f}% [n too small]"
-    return fmt.interval(100 * mean, 100 * max(lo, 0.0), 100 * min(hi, 1.0), unit="%")
+    return fmt.interval(100 * mean, 100 * lo, 100 * hi, unit="%")
 
 
 def _diff(d: float, lo: float, hi: float, digits: int = 1, percent: bool = False) -> str:
@@ -690,6 +688,7 @@ def gems(ctx: Context) -> Section:
             "value": (pl.col("value"), one),
             "return": (pl.col("value"), pl.col("paid")),
         },
+        shares=["gold", "free"],
     )
     rows = [
         [
@@ -792,6 +791,14 @@ def reserves(ctx: Context) -> Section:
         )
         .join(rate_table(players, ["arm"], {"reserver": pl.col("reserves") > 0}), on="arm")
         .join(
+            mean_table(
+                players.group_by("arm", *GAME).agg(pl.col("reserves").sum()),
+                ["arm"],
+                {"per_game": pl.col("reserves")},
+            ),
+            on="arm",
+        )
+        .join(
             ratio_table(
                 players,
                 ["arm"],
@@ -801,6 +808,7 @@ def reserves(ctx: Context) -> Section:
                     "blind": (pl.col("blind"), made_by),
                     "gold": (pl.col("gold"), made_by),
                 },
+                shares=["later", "blind", "gold"],
             ),
             on="arm",
         )
@@ -809,6 +817,8 @@ def reserves(ctx: Context) -> Section:
     rows = [
         [
             a,
+            str(by_arm[a]["per_game_n"]),
+            fmt.ci(by_arm[a], "per_game", 2),
             str(by_arm[a]["reserves_n"]),
             fmt.ci(by_arm[a], "reserves", 2),
             fmt.pct(by_arm[a], "reserver"),
@@ -841,15 +851,18 @@ def reserves(ctx: Context) -> Section:
     blocks: list[Block] = [
         Heading(2, title),
         Para(
-            "Per player (n = player-games with a turn log): reserves made (display and blind), "
-            "the share of players who reserve at all, the share of reserves that were blind and "
-            "that brought a gold token, the share of reserved cards the player bought later "
-            "(a reserved card leaves the hand only that way), and the points of those cards. "
-            "Shares of reserves are ratios over all reserves, cluster-robust over games."
+            "Reserves made (display and blind) per game (n = games) and per player (n = "
+            "player-games, with a turn log), the share of players who reserve at all, the "
+            "share of reserves that were blind and that brought a gold token, the share of "
+            "reserved cards the player bought later (a reserved card leaves the hand only that "
+            "way), and the points of those cards. Shares of reserves are ratios over all "
+            "reserves with cluster-robust intervals over games."
         ),
         Table(
             [
                 "arm",
+                "games",
+                "reserves per game",
                 "players",
                 "reserves per player",
                 "players who reserve",
