@@ -283,6 +283,7 @@ def first_player(ctx: Context) -> Section:
             "the display and the gems, first to reach a noble). Win share of the first player "
             "(shared wins split) against the fair 1/players, the edge in percentage points, "
             "and the first player's final score minus the mean of the others (n = games)."
+            + _mixed_note(ctx)
         ),
         Table(
             [
@@ -304,6 +305,17 @@ def first_player(ctx: Context) -> Section:
     blocks += _target_effects(ctx, findings)
     blocks += _edge_figure(ctx, table, "target_points", "first_player_by_target", "target {}")
     return Section(blocks, [], findings)
+
+
+def _mixed_note(ctx: Context) -> str:
+    """Where seats play different strategies, the first seat's edge is partly its strategy's."""
+    mixed = ctx.data.arms.filter(pl.col("strategies").str.contains(" | ", literal=True))["arm"]
+    if mixed.is_empty():
+        return ""
+    return (
+        f" In {', '.join(mixed)} the seats play different strategies, so the edge there mixes "
+        "turn order with strategy strength."
+    )
 
 
 def _edge_figure(
