@@ -38,12 +38,14 @@ bench:
 	$(BIN)/python scripts/bench.py $(BENCH)
 
 # The canonical reports under reports/, from the experiments in experiments/canonical.toml
-# (about 360,000 heuristic games: 15-20 minutes on 2 cores) and experiments/seikatsu.toml
-# (120,000 heuristic Seikatsu games: about 380 CPU-seconds, 3-4 minutes on 2 idle cores);
-# an interrupted run resumes. Reports are regenerated in place, so --force lets each
-# replace the committed one.
+# (about 360,000 heuristic games: 15-20 minutes on 2 cores), experiments/seikatsu.toml
+# (120,000 heuristic Seikatsu games: about 380 CPU-seconds, 3-4 minutes on 2 idle cores)
+# and experiments/splendor.toml (240,000 heuristic Splendor games: about 17 minutes on 2
+# cores). An interrupted run resumes. Reports are regenerated in place, so --force lets
+# each replace the committed one.
 CANON := runs/canonical
 SEIKATSU := runs/seikatsu
+SPLENDOR := runs/splendor
 reports: install
 	$(BIN)/sanssim run --config experiments/canonical.toml --out $(CANON)
 	$(BIN)/sanssim report $(CANON)/base-p2 $(CANON)/base-p3 $(CANON)/base-p4 \
@@ -53,3 +55,5 @@ reports: install
 	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/tiles-* --out reports/tiles --force
 	$(BIN)/sanssim run --config experiments/seikatsu.toml --out $(SEIKATSU)
 	$(BIN)/sanssim report $(SEIKATSU) --out reports/seikatsu --force
+	$(BIN)/sanssim run --config experiments/splendor.toml --out $(SPLENDOR)
+	$(BIN)/sanssim report $(SPLENDOR) --out reports/splendor --force

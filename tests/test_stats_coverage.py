@@ -17,6 +17,7 @@ from sanssim.analysis.stats import (
     diff_of_means,
     mean_table,
     rate_table,
+    ratio_table,
     t_quantile,
     t_two_sided_p,
     wilson,
@@ -185,6 +186,50 @@ def test_clustered_interval_covers_correlated_meetings():
 def test_naive_interval_under_covers_correlated_meetings():
     got = measure_clustered()
     assert got["naive Wilson on meetings, 200 games"] < 0.9
+
+
+# Ratios over clustered rows (stats.ratio_table)
+
+
+def _ratio_rows(rng: np.random.Generator, clusters: int) -> pl.DataFrame:
+    """Clusters of 1-4 rows: den uniform on 1-6, num = 0.5 den + a per-cluster effect +
+    noise, so the ratio's truth is 0.5 and rows of a cluster are correlated."""
+    sizes = rng.integers(1, 5, REPS * clusters)
+    effect = np.repeat(rng.normal(0, 1, REPS * clusters), sizes)
+    den = rng.integers(1, 7, len(effect)).astype(float)
+    return pl.DataFrame(
+        {
+            "rep": np.repeat(np.repeat(np.arange(REPS), clusters), sizes),
+            "g": np.repeat(np.tile(np.arange(clusters), REPS), sizes),
+            "den": den,
+            "num": 0.5 * den + effect + rng.normal(0, 1, len(effect)),
+        }
+    )
+
+
+def measure_ratio() -> dict[str, float]:
+    out = {}
+    ratio = {"r": (pl.col("num"), pl.col("den"))}
+    for clusters in (30, 100):
+        rows = _ratio_rows(np.random.default_rng(20 + clusters), clusters)
+        robust = ratio_table(rows.lazy(), ["rep"], ["g"], ratio)
+        naive = ratio_table(rows.with_row_index("row").lazy(), ["rep"], ["row"], ratio)
+        for name, table in (
+            ("cluster-robust ratio", robust),
+            ("ratio, rows as independent", naive),
+        ):
+            out[f"{name}, {clusters} clusters"] = _covered(
+                table["r_lo"].to_numpy(), table["r_hi"].to_numpy(), 0.5
+            )
+    return out
+
+
+def test_ratio_interval_covers_clustered_rows():
+    got = measure_ratio()
+    for clusters in (30, 100):
+        c = got[f"cluster-robust ratio, {clusters} clusters"]
+        assert BAND[0] <= c <= BAND[1], (clusters, c)
+    assert got["ratio, rows as independent, 100 clusters"] < 0.9
 
 
 # Sequential stopping
@@ -550,6 +595,7 @@ if __name__ == "__main__":
         ("", measure_t),
         ("", measure_paired),
         ("", measure_clustered),
+        ("", measure_ratio),
         ("rule: ", measure_sequential),
         ("", measure_naive_sequential),
         ("Bonferroni: ", lambda: measure_sequential(level=1 - 0.05 / 4)),

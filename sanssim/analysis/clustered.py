@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from sanssim.analysis.stats import wilson
+from sanssim.analysis.stats import ratio_table
 
 GAME = ("game_id",)
 
@@ -50,38 +50,21 @@ def pairwise(meets: pl.LazyFrame, cluster: Sequence[str] = GAME) -> pl.DataFrame
     """Per ordered pair (strategy, opponent): `games`, `win_n` meetings, `win_k` points,
     `deff` design effect, `win_p`, `win_lo`, `win_hi` cluster-robust 95% interval.
     Cluster by the deal: in a tournament whose seatings share seeds, `game_id` across arms."""
-    per_game = meets.group_by("strategy", "opponent", *cluster).agg(
-        s=pl.col("points").sum(), m=pl.len().cast(pl.Int64)
+    table = ratio_table(
+        meets,
+        ["strategy", "opponent"],
+        list(cluster),
+        {"win": (pl.col("points"), pl.lit(1))},
+        shares=["win"],
     )
-    totals = per_game.group_by("strategy", "opponent").agg(
-        games=pl.len(),
-        win_n=pl.col("m").sum(),
-        win_k=pl.col("s").sum(),
-        ss=pl.col("s").pow(2).sum(),
-        sm=(pl.col("s") * pl.col("m")).sum(),
-        mm=pl.col("m").pow(2).sum(),
-    )
-    g = pl.col("games").cast(pl.Float64)
-    n, k = pl.col("win_n").cast(pl.Float64), pl.col("win_k")
-    p = k / n
-    residual = pl.col("ss") - 2 * p * pl.col("sm") + p.pow(2) * pl.col("mm")
-    variance = (g / (g - 1) * residual / n.pow(2)).clip(lower_bound=0.0)
-    n_eff = pl.when((g > 1) & (variance > 0)).then(p * (1 - p) / variance).otherwise(g)
-    return (
-        totals.with_columns(eff_n=n_eff)
-        .with_columns(eff_k=p * pl.col("eff_n"), deff=n / pl.col("eff_n"))
-        .with_columns(wilson("eff"))
-        .select(
-            "strategy",
-            "opponent",
-            "games",
-            "win_n",
-            "win_k",
-            "deff",
-            pl.col("eff_p").alias("win_p"),
-            pl.col("eff_lo").alias("win_lo"),
-            pl.col("eff_hi").alias("win_hi"),
-        )
-        .sort("strategy", "opponent")
-        .collect()
+    return table.select(
+        "strategy",
+        "opponent",
+        pl.col("win_n").alias("games"),
+        pl.col("win_rows").alias("win_n"),
+        pl.col("win_num").alias("win_k"),
+        (pl.col("win_den") / pl.col("win_eff")).alias("deff"),
+        pl.col("win_mean").alias("win_p"),
+        "win_lo",
+        "win_hi",
     )

@@ -53,6 +53,14 @@ def series(
     )
 
 
+def _errors(s: Series, keep: list[int]) -> list[list[float]]:
+    """Error bar lengths below and above each kept point; a Wilson bound at a rate of 0 or 1
+    can pass its estimate by a rounding error, which matplotlib refuses as negative."""
+    below = [max(0.0, s.mean[i] - s.lo[i]) for i in keep]
+    above = [max(0.0, s.hi[i] - s.mean[i]) for i in keep]
+    return [below, above]
+
+
 def _save(fig: plt.Figure, path: Path) -> None:
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
@@ -80,7 +88,7 @@ def intervals(
         keep = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
         ys = [i - 0.4 + step * (k + 0.5) for i in keep]
         means = [s.mean[i] for i in keep]
-        err = [[s.mean[i] - s.lo[i] for i in keep], [s.hi[i] - s.mean[i] for i in keep]]
+        err = _errors(s, keep)
         ax.errorbar(
             means, ys, xerr=err, fmt="o", capsize=3, markersize=4, label=s.label, color=s.colour
         )
@@ -127,7 +135,7 @@ def panels(
         for s in series:
             xs = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
             means = [s.mean[i] for i in xs]
-            err = [[s.mean[i] - s.lo[i] for i in xs], [s.hi[i] - s.mean[i] for i in xs]]
+            err = _errors(s, xs)
             ax.errorbar(
                 xs,
                 means,

@@ -8,6 +8,7 @@ function the regularised upper incomplete gamma function.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
 
 import polars as pl
@@ -193,6 +194,87 @@ def rate_table(frame: pl.LazyFrame, by: list[str], flags: dict[str, pl.Expr]) ->
     aggs = [e for name in flags for e in proportion(pl.col(name), name)]
     cis = [e for name in flags for e in wilson(name)]
     return _grouped(frame, by, flags, aggs).with_columns(cis).sort(by)
+
+
+def ratio_table(
+    frame: pl.LazyFrame,
+    by: list[str],
+    cluster: list[str],
+    ratios: dict[str, tuple[pl.Expr, pl.Expr]],
+    shares: Sequence[str] = (),
+) -> pl.DataFrame:
+    """Per group of `by`: each named ratio R = sum(numerator) / sum(denominator) over the
+    rows (`name_mean`), with a 95% interval (`name_lo`, `name_hi`) from the cluster-robust
+    (sandwich) variance over the G clusters named by `cluster` (rows of one cluster, e.g. the
+    buys of one game, are not independent draws):
+
+        V = G / (G - 1) * sum_g (num_g - R den_g)^2 / (sum_g den_g)^2
+
+    A t interval on G - 1 degrees of freedom; for the ratios named in `shares` (a part of a
+    whole, in [0, 1]) instead the Wilson interval at the effective sample size
+    `name_eff` = R (1 - R) / V (Kish's design effect), which stays inside [0, 1], and falls
+    back to G when V is 0 (every cluster gave the same share). `name_n` is G, `name_rows`
+    the rows, `name_num` and `name_den` the sums. A zero denominator gives a null ratio."""
+    named = [
+        expr.cast(pl.Float64).alias(f"{name}_{part}")
+        for name, pair in ratios.items()
+        for part, expr in zip(("num", "den"), pair, strict=True)
+    ]
+    per_cluster = (
+        frame.select(*by, *cluster, *named)
+        .group_by([*by, *cluster])
+        .agg(pl.len().alias("_rows"), *(pl.col(e.meta.output_name()).sum() for e in named))
+    )
+    aggs = []
+    for name in ratios:
+        num, den = pl.col(f"{name}_num"), pl.col(f"{name}_den")
+        aggs += [
+            pl.len().alias(f"{name}_n"),
+            pl.col("_rows").sum().cast(pl.Int64).alias(f"{name}_rows"),
+            num.sum(),
+            den.sum(),
+            num.pow(2).sum().alias(f"{name}_nn"),
+            (num * den).sum().alias(f"{name}_nd"),
+            den.pow(2).sum().alias(f"{name}_dd"),
+        ]
+    table = per_cluster.group_by(by).agg(aggs).collect(engine="streaming")
+    intervals = []
+    for name in ratios:
+        g = pl.col(f"{name}_n").cast(pl.Float64)
+        total = pl.col(f"{name}_den")
+        r = pl.when(total != 0).then(pl.col(f"{name}_num") / total)
+        residual = (
+            pl.col(f"{name}_nn") - 2 * r * pl.col(f"{name}_nd") + r.pow(2) * pl.col(f"{name}_dd")
+        )
+        variance = (g / (g - 1) * residual / total.pow(2)).clip(lower_bound=0.0)
+        if name in shares:
+            eff = pl.when((g > 1) & (variance > 0)).then(r * (1 - r) / variance).otherwise(g)
+            intervals.append(
+                table.select(
+                    r.alias(f"{name}_mean"),
+                    eff.alias(f"{name}_eff"),
+                    eff.alias("w_n"),
+                    (r * eff).alias("w_k"),
+                )
+                .with_columns(wilson("w")[1:])
+                .select(
+                    f"{name}_mean",
+                    f"{name}_eff",
+                    pl.col("w_lo").alias(f"{name}_lo"),
+                    pl.col("w_hi").alias(f"{name}_hi"),
+                )
+            )
+        else:
+            half = t_crit(g - 1) * variance.sqrt()
+            intervals.append(
+                table.select(
+                    r.alias(f"{name}_mean"),
+                    (r - half).alias(f"{name}_lo"),
+                    (r + half).alias(f"{name}_hi"),
+                )
+            )
+    helpers = [f"{name}_{s}" for name in ratios for s in ("nn", "nd", "dd")]
+    return pl.concat([table.drop(helpers), *intervals], how="horizontal").sort(by)
 
 
 def _grouped(

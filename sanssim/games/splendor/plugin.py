@@ -63,6 +63,11 @@ class Splendor(GameType):
 
         return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
 
+    def report_sections(self) -> tuple:
+        from sanssim.games.splendor import report
+
+        return report.SECTIONS
+
     def show(
         self,
         game: Game,
