@@ -223,6 +223,7 @@ def test_without_turn_logs_the_turn_parts_are_skipped_and_said(
     md = (tmp_path / "report" / "report.md").read_text()
     reason = "no turn log (--no-turn-log) for: all games"
     assert {(s.section, s.reason) for s in summary.skipped} == {
+        ("Game quality", reason),
         ("Points from cards by level", reason),
         ("Return on gems", reason),
         ("Reserves and their payoff", reason),
