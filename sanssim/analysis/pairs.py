@@ -36,6 +36,7 @@ class Pair:
     facet: str
     change: str
     seeds: tuple[tuple[int, ...], tuple[int, ...]]
+    column: str = ""  # the design column that differs
 
     @property
     def same_seeds(self) -> bool:
@@ -46,7 +47,7 @@ def _seeds(data: Dataset, runs: list[int]) -> tuple[int, ...]:
     return tuple(sorted(data.runs[i].config.get("seed", -1) for i in runs))
 
 
-def _facet_text(data: Dataset, column: str, row: dict) -> tuple[str, str]:
+def facet_text(data: Dataset, column: str, row: dict) -> tuple[str, str]:
     """A design column's name and one arm's value, as a reader says them."""
     if column == "lineup":
         return "strategies", row["strategies"]
@@ -72,14 +73,15 @@ def find_pairs(data: Dataset) -> list[Pair]:
                 continue
             column = differ[0]
             first, second = (b, a) if a[column] is True and b[column] is False else (a, b)
-            name, before = _facet_text(data, column, first)
-            after = _facet_text(data, column, second)[1]
+            name, before = facet_text(data, column, first)
+            after = facet_text(data, column, second)[1]
             seeds = (_seeds(data, first["runs"]), _seeds(data, second["runs"]))
-            found.append(Pair(first["arm"], second["arm"], name, f"{before} → {after}", seeds))
+            change = f"{before} → {after}"
+            found.append(Pair(first["arm"], second["arm"], name, change, seeds, column))
     return found
 
 
-def _games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, bool]:
+def pair_games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, bool]:
     """Both arms' results rows with `game_id` renumbered over (master seed, game index), so
     pooled runs pair up by seed, and the turn count per game as `turns` when both arms have a
     turn log."""
@@ -175,7 +177,7 @@ def build(ctx: Context) -> Section:
         return Section([])
     labelled: list[tuple[str, Pair, paired.Comparison]] = []
     for k, pair in enumerate(pairs, start=1):
-        first, second, logged = _games(ctx.data, pair)
+        first, second, logged = pair_games(ctx.data, pair)
         comparison = paired.compare(second, first, LENGTH if logged else None)
         labelled.append((f"#{k}", pair, comparison))
     table = (

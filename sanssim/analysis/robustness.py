@@ -1,0 +1,132 @@
+"""Report section: do the conclusions hold under another strategy line-up?
+
+A balance finding measured with one strategy may be a fact about the strategy. When a
+report holds the same designs played by several line-ups, each headline conclusion (the
+first seat's edge in every design, and every one-facet change's effect on the mean score
+and on the first seat's win rate) is computed once per line-up and set side by side; a
+conclusion whose direction or significance differs between line-ups is flagged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import polars as pl
+
+from sanssim.analysis import fmt, paired
+from sanssim.analysis.dataset import Dataset
+from sanssim.analysis.document import Block, Heading, Para, Table
+from sanssim.analysis.generic import win_share
+from sanssim.analysis.pairs import LENGTH, facet_text, find_pairs, pair_games
+from sanssim.analysis.section import Context, Section
+from sanssim.analysis.stats import rate_table
+
+TITLE = "Robustness: the conclusions under each strategy line-up"
+EFFECTS = {
+    "mean_total": ("mean score", 1.0, ""),
+    "seat0_win": ("first seat's win rate", 100.0, " pp"),
+}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One conclusion under one line-up: an estimate with its 95% interval and n."""
+
+    value: float
+    lo: float
+    hi: float
+    n: int
+    scale: float = 1.0
+    unit: str = ""
+
+    @property
+    def verdict(self) -> str:
+        return fmt.verdict(self.lo, self.hi)
+
+    def text(self) -> str:
+        s = self.scale
+        shown = fmt.interval(s * self.value, s * self.lo, s * self.hi, signed=True)
+        return f"{shown}{self.unit} {self.verdict}, n = {self.n}"
+
+
+def _context(data: Dataset, arm: dict, skip: str | None = None) -> str:
+    """A design without its line-up (and without `skip`), by the facets that vary."""
+    varying = [c for c in data.design if c not in ("lineup", skip) and data.arms[c].n_unique() > 1]
+    parts = [
+        f"{arm['n_players']}p" if c == "n_players" else " ".join(facet_text(data, c, arm))
+        for c in varying
+    ]
+    return ", ".join(parts) or "every design"
+
+
+def _seat_edges(data: Dataset) -> Iterator[tuple[str, str, Estimate]]:
+    """The first seat's win rate minus the fair share, per arm."""
+    first = rate_table(
+        data.results.with_columns(win=win_share()).filter(pl.col("seat") == 0),
+        ["arm"],
+        {"first": pl.col("win")},
+    ).join(data.arms, on="arm")
+    for r in first.iter_rows(named=True):
+        fair = 1 / r["n_players"]
+        low, high = r["first_lo"] - fair, r["first_hi"] - fair
+        edge = Estimate(r["first_p"] - fair, low, high, r["first_n"], 100, " pp")
+        yield f"first seat's edge over 1/players, {_context(data, r)}", r["strategies"], edge
+
+
+def _effects(data: Dataset) -> Iterator[tuple[str, str, Estimate]]:
+    """Each change of one facet other than the line-up, under every line-up that has both
+    arms: its effect on the mean score and on the first seat's win rate."""
+    rows = {r["arm"]: r for r in data.arms.iter_rows(named=True)}
+    for pair in find_pairs(data):
+        if pair.column == "lineup":
+            continue
+        first, second, logged = pair_games(data, pair)
+        table = paired.compare(second, first, LENGTH if logged else None).table
+        arm = rows[pair.first]
+        where = _context(data, arm, pair.column)
+        for r in table.filter(pl.col("metric").is_in(list(EFFECTS))).iter_rows(named=True):
+            name, scale, unit = EFFECTS[r["metric"]]
+            label = f"{pair.facet} {pair.change}: {name}, {where}"
+            estimate = Estimate(r["diff"], r["lo"], r["hi"], r["n_a"], scale, unit)
+            yield label, arm["strategies"], estimate
+
+
+def build(ctx: Context) -> Section:
+    data = ctx.data
+    lineups = sorted(set(data.arms["strategies"]))
+    if len(lineups) < 2:
+        return Section([])
+    found: dict[str, dict[str, Estimate]] = {}
+    for label, lineup, estimate in (*_seat_edges(data), *_effects(data)):
+        found.setdefault(label, {})[lineup] = estimate
+    compared = {label: by for label, by in found.items() if len(by) > 1}
+    if not compared:
+        return Section([])
+    rows, flipped = [], []
+    for label, by in compared.items():
+        verdicts = {e.verdict for e in by.values()}
+        held = "held" if len(verdicts) == 1 else "CHANGES"
+        if held != "held":
+            flipped.append(label)
+        rows.append([label, *(by[x].text() if x in by else "–" for x in lineups), held])
+    blocks: list[Block] = [
+        Heading(2, TITLE),
+        Para(
+            "Each conclusion computed once per strategy line-up on otherwise equal designs: "
+            "the first seat's win rate minus its fair share 1/players, and the effect of "
+            "every one-facet change (B − A, paired by game when the arms share their deals) "
+            "on the mean score and on the first seat's win rate. A conclusion holds when "
+            "every line-up gives it the same verdict (higher, lower, or no clear difference "
+            "at 95%); CHANGES flags one whose direction or significance differs, which makes "
+            "it a finding about the strategies as much as about the game."
+        ),
+        Table(["conclusion", *lineups, "verdict"], rows),
+    ]
+    held = len(compared) - len(flipped)
+    finding = (
+        f"Robustness: {held} of {len(compared)} conclusions held under every strategy "
+        f"line-up ({', '.join(lineups)})"
+        + (f"; changed: {'; '.join(flipped)}." if flipped else ".")
+    )
+    return Section(blocks, [], [finding])
