@@ -159,11 +159,7 @@ def _scores(ctx: Context, findings: list[str]) -> list[Block]:
             "the top total tied."
         )
     arms = ctx.data.arm_labels
-    series = [
-        figures.series(a, table.filter(pl.col("arm") == a), "arm", [a], name, ctx.colour(a))
-        for a in arms
-        for name in ("margin",)
-    ]
+    series = [figures.series("winning margin", table, "arm", arms, "margin")]
     fig = ctx.figure("score_distribution")
     figures.intervals(fig, "Winning margin by arm", arms, series, "points (95% CI)")
     return [
