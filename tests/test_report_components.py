@@ -113,3 +113,22 @@ def test_every_row_gives_its_own_n_when_turn_logs_are_pooled_with_results_only(
     assert row("symbol cards acting as jokers").endswith(f", n = {symbol_cards:,} |")
     assert row("turns starting with a stale colour").endswith(f", n = {turns.height:,} |")
     assert "| all games | 30 of 80 |" in md  # game length: games with a turn log, of all
+
+
+def test_a_source_some_runs_do_not_record_gives_its_own_n(
+    tmp_path: Path, make_run: Callable[..., Path]
+):
+    root = tmp_path / "pooled"
+    make_run(root / "new", "--no-turn-log", games=30, seed=1)
+    old = make_run(root / "old", "--no-turn-log", games=20, seed=2)
+    for part in (old / "results").glob("*.parquet"):
+        pl.read_parquet(part).drop("row_bonus").write_parquet(part)
+    out = tmp_path / "report"
+    write_report([root], out, ["sanssim", "report"])
+    md = (out / "report.md").read_text()
+    sources = md.split("### Points by source", 1)[1]
+    row = next(line for line in sources.splitlines() if line.startswith("| all games |"))
+    cells = row.strip(" |").split(" | ")
+    assert cells[1] == "100"  # players
+    assert [c.endswith(", n = 60") for c in cells[2:]] == [False, False, True, False, False]
+    assert "| row bonuses (points) |" in md and "], n = 60 |" in md
