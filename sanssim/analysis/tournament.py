@@ -58,16 +58,11 @@ def _results(paths: list[Path]) -> pl.LazyFrame:
     return pl.concat(frames)
 
 
-def meetings(paths: list[Path]) -> pl.LazyFrame:
-    """Every meeting of two different strategies on different sides, once from each side,
-    with its `arm` and `game_id`."""
-    return _without_teammates(_results(paths))
-
-
 def _without_teammates(results: pl.LazyFrame) -> pl.LazyFrame:
-    """`clustered.meetings` minus the meetings of teammates. Those always score 0.5 and
-    cannot be told apart from other drawn meetings of the same two strategies in the same
-    game, so as many drawn meetings as there are teammate pairs are dropped."""
+    """Every meeting of two strategies on different sides, once from each side, with its
+    `arm` and `game_id`: `clustered.meetings` minus the meetings of teammates. Those always
+    score 0.5 and cannot be told apart from other drawn meetings of the same two strategies
+    in the same game, so as many drawn meetings as there are teammate pairs are dropped."""
     meets = clustered.meetings(results, GAME)
     key = [*GAME, "strategy", "opponent"]
     mates = (
