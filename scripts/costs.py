@@ -84,7 +84,7 @@ def table(costs: Sequence[Cost], workers: int) -> str:
     """The costs as a Markdown table, in the order given."""
     lines = [
         f"| strategy | players | games | decisions per game | ms per decision | decisions/s "
-        f"(1 core) | games/s (1 core) | games per hour ({workers} cores) |",
+        f"(1 core) | games/s (1 core) | games per hour ({workers} core{'s' * (workers != 1)}) |",
         "|---|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for c in costs:
