@@ -21,6 +21,7 @@ from sanssim.errors import SanssimError
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
 from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
+from sanssim.runner.tournament import SEATINGS, SEATINGS_HELP
 
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
@@ -486,6 +487,9 @@ def strategies(game: str) -> None:
 @click.option("--players", default=2, show_default=True, help="Player count.")
 @click.option("--games", default=1000, show_default=True, help="Games per seating.")
 @click.option("--seed", default=1, show_default=True, help="Master seed, shared by every seating.")
+@click.option(
+    "--seatings", type=click.Choice(SEATINGS), default="all", show_default=True, help=SEATINGS_HELP
+)
 @game_option_flags
 @click.option("--no-turn-log", is_flag=True, help="Write results only.")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
@@ -493,7 +497,9 @@ def strategies(game: str) -> None:
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.pass_context
 def tournament(ctx: click.Context, names: str, **options: object) -> None:
-    """Play every pairing (all seatings for 3-4 players) and rank the strategies."""
+    """Play the strategies against each other in every seating (--seatings) on the same
+    seeds, then print what was played, the pairwise win rates with cluster-robust 95%
+    intervals and a Bradley-Terry rating per strategy."""
     from sanssim.analysis.tournament import format_standings, standings
     from sanssim.runner.config import game_options
     from sanssim.runner.run import default_out, plan
@@ -509,6 +515,7 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
             options["games"],  # type: ignore[arg-type]
             options["seed"],  # type: ignore[arg-type]
             game=game_type.name,
+            seatings=str(options["seatings"]),
             turn_log=not options["no_turn_log"],
             options=game_options(game_type, given_game_options(ctx)),
         )

@@ -144,25 +144,36 @@ BAD_FILES = {
         broken(lambda d: d["tiles"].update(IV=0)),
         "\\[tiles\\] IV must be a positive integer, got 0",
     ),
-    "duplicate card": (
-        broken(lambda d: d["deck"]["cards"].__setitem__(1, "symbol:labyrinth")),
-        "duplicate deck card 'symbol:labyrinth'",
+    "seventeen cards": (
+        broken(lambda d: d["deck"]["cards"].pop()),
+        "deck must hold 18 cards \\(one per round\\), got 17",
     ),
-    "bad card code": (
+    "nineteen cards": (
+        broken(lambda d: d["deck"]["cards"].append("joker")),
+        "deck must hold 18 cards \\(one per round\\), got 19",
+    ),
+    "unknown colour": (
         broken(lambda d: d["deck"]["cards"].__setitem__(9, "pair:white+pink")),
-        "bad card code 'pair:white\\+pink'",
+        "bad card code 'pair:white\\+pink': unknown colour 'pink' \\(write "
+        "'pair:<colour>\\+<colour>' with two of white, gray, orange, fuchsia, turquoise, "
+        "in that order\\)$",
     ),
     "pair out of order": (
-        broken(lambda d: d["deck"]["cards"].__setitem__(9, "pair:gray+white")),
-        "bad card code 'pair:gray\\+white'",
+        broken(lambda d: d["deck"]["cards"].__setitem__(9, "pair:fuchsia+white")),
+        "bad card code 'pair:fuchsia\\+white': colours go in display order white, gray, "
+        "orange, fuchsia, turquoise: write 'pair:white\\+fuchsia'$",
     ),
-    "nine pairs": (
-        broken(lambda d: d["deck"]["cards"].__setitem__(17, "pair:white+fuchsia")),
-        "8 two-colour cards and 1 joker, got 9 and 0",
+    "one colour twice": (
+        broken(lambda d: d["deck"]["cards"].__setitem__(9, "pair:gray+gray")),
+        "bad card code 'pair:gray\\+gray': the two colours must differ$",
     ),
-    "symbol card missing": (
-        broken(lambda d: d["deck"]["cards"].__setitem__(0, "pair:white+fuchsia")),
-        "exactly one symbol card per symbol",
+    "unknown symbol": (
+        broken(lambda d: d["deck"]["cards"].__setitem__(0, "symbol:maze")),
+        "bad card code 'symbol:maze': unknown symbol 'maze' \\(symbols: labyrinth, statue, ",
+    ),
+    "unknown kind": (
+        broken(lambda d: d["deck"]["cards"].__setitem__(0, "wild")),
+        "bad card code 'wild': expected 'symbol:<symbol>', 'pair:<colour>\\+<colour>' or 'joker'",
     ),
     "five extra squares": (
         broken(set_side("garden_side", 0, extra=[[2, 4], [3, 0], [4, 8], [5, 1], [6, 7]])),
@@ -240,6 +251,24 @@ def test_bad_component_file_names_the_problem(case):
         parse_components(text, "mine.toml")
     assert str(info.value).startswith("mine.toml: ")
     assert isinstance(info.value, SanssimError)
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["joker"] * 18,
+        [f"symbol:{s}" for s in SYMBOLS] * 2,
+        ["pair:white+fuchsia", "pair:gray+turquoise"] * 9,
+        [*(f"symbol:{s}" for s in SYMBOLS[:5]), *["joker"] * 3, *["pair:orange+fuchsia"] * 10],
+    ],
+)
+def test_any_eighteen_valid_cards_make_a_deck(cards):
+    data = default_data()
+    data["deck"]["cards"] = cards
+    deck = parse_components(dump_toml(data)).deck
+    assert [c.code for c in deck] == cards
+    state = Game(GameConfig(n_players=2), parse_components(dump_toml(data))).new_state(1)
+    assert sorted(state.hands[0] + state.decks[0]) == list(range(18))
 
 
 def test_a_bare_string_of_garden_sides_is_refused_by_name():

@@ -17,9 +17,10 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from positions import set_position, snapshot
+from positions import default_data, set_position, snapshot
 
 from sanssim.games.sanssouci import (
+    COLOURS,
     DISCARD,
     NOBLE,
     PASS,
@@ -32,7 +33,7 @@ from sanssim.games.sanssouci import (
     IllegalActionError,
     State,
 )
-from sanssim.games.sanssouci.components import Card, GardenSide
+from sanssim.games.sanssouci.components import Card, Components, GardenSide
 from sanssim.games.sanssouci.plugin import GAME
 from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import play_game
@@ -193,9 +194,9 @@ def check_invariants(state: State, before: list[list[int]]) -> None:
             assert row == 0 or ((row, col) in group and (row, col) not in gardener_set(state, seat))
 
 
-def play_checked(cfg: GameConfig, seed: int) -> State:
+def play_checked(cfg: GameConfig, seed: int, components: Components | None = None) -> State:
     """Play random choices, checking every decision against the reference."""
-    state = Game(cfg).new_state(seed, record=True)
+    state = Game(cfg, components).new_state(seed, record=True)
     rng = random.Random(seed)
     while state.legal:
         assert set(state.legal) == expected_legal(state)
@@ -260,6 +261,55 @@ def test_finished_games_add_up(cfg):
             assert state.reshuffles >= sum(rec.reshuffles for rec in state.log)
         else:
             assert state.reshuffles == 0
+
+
+# ---------------------------------------------------------------- other decks
+
+CARD_CODES = [
+    *(f"symbol:{symbol}" for symbol in SYMBOLS),
+    *(f"pair:{a}+{b}" for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]),
+    "joker",
+]
+DECKS = {
+    "jokers only": ["joker"] * 18,
+    "one colour pair": ["pair:white+gray"] * 18,
+    "two of each symbol": [f"symbol:{symbol}" for symbol in SYMBOLS] * 2,
+    "ten pairs, no joker": [*(f"symbol:{s}" for s in SYMBOLS[:8]), *CARD_CODES[9:19]],
+}
+
+
+def with_deck(codes: list[str]) -> Components:
+    data = default_data()
+    data["deck"]["cards"] = codes
+    return Components.from_dict(data)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    codes=st.lists(st.sampled_from(CARD_CODES), min_size=18, max_size=18),
+    cfg=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_any_mix_of_eighteen_cards_is_played_by_the_rules(codes, cfg, seed):
+    check_finished(cfg, play_checked(cfg, seed, with_deck(codes)))
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_strategies_finish_games_with_other_decks_and_the_logs_replay(deck):
+    components = with_deck(DECKS[deck])
+    cfg = GameConfig(n_players=3, expansion=True)
+    game = Game(cfg, components)
+    lineups = [("heuristic", "greedy", "lookahead:rollouts=1,width=2"), ("random",) * 3]
+    for seed, names in enumerate(lineups):
+        specs = [resolve(name) for name in names]
+        state = play_game(GAME, game, specs, seed, record=True)
+        check_finished(cfg, state)
+        results = GAME.result_frame("r", game, list(names), [(0, seed, state)])
+        turns = GAME.turn_frame("r", game, [(0, state)])
+        # The log names cards by code, so a replay may play the other copy of a repeated
+        # card: the same game (every logged turn is checked), not the same card indices.
+        replayed = GAME.replay(game, 0, seed, results, turns)
+        assert replayed.returns() == state.returns() and replayed.ranks() == state.ranks()
 
 
 # ---------------------------------------------------------------- clone, seeds, illegal choices

@@ -186,14 +186,26 @@ def _length(ctx: Context) -> list[Block]:
         turns=pl.len(), rounds=pl.col("round").max()
     )
     table = mean_table(per_game, ["arm"], {"turns": pl.col("turns"), "rounds": pl.col("rounds")})
+    games = dict(ctx.data.arms.select("arm", "games").iter_rows())
     rows = [
-        [r["arm"], str(r["turns_n"]), fmt.ci(r, "turns"), fmt.ci(r, "rounds")]
+        [
+            r["arm"],
+            f"{r['turns_n']} of {games[r['arm']]}",
+            fmt.ci(r, "turns"),
+            fmt.ci(r, "rounds"),
+        ]
         for r in table.iter_rows(named=True)
+    ]
+    rows += [
+        [arm, f"0 of {games[arm]}", "no turn log", "–"] for arm in ctx.data.arms_without_turns()
     ]
     return [
         Heading(3, "Game length"),
-        Para("Turns and rounds per game, from the turn log (n = games with a turn log)."),
-        Table(["arm", "games", "turns", "rounds"], rows),
+        Para(
+            "Turns and rounds per game, from the turn log: n = games with a turn log, of the "
+            "arm's games (fewer when runs with and without a turn log are pooled)."
+        ),
+        Table(["arm", "games with a turn log", "turns", "rounds"], rows),
     ]
 
 
@@ -202,16 +214,30 @@ def _sources(ctx: Context) -> list[Block]:
     sources = list(ctx.data.game_type.sources)
     if not sources:
         return []
-    table = mean_table(ctx.data.results, ["arm"], {s: pl.col(s) for s in sources})
+    table = mean_table(
+        ctx.data.results.with_columns(players=pl.lit(1)),
+        ["arm"],
+        {"players": pl.col("players"), **{s: pl.col(s) for s in sources}},
+    )
     rows = [
-        [r["arm"], str(r[f"{sources[0]}_n"]), *(fmt.ci(r, s) for s in sources)]
+        [r["arm"], str(r["players_n"]), *(_source_cell(r, s) for s in sources)]
         for r in table.iter_rows(named=True)
     ]
     return [
         Heading(3, "Points by source"),
-        Para("Mean points per player from each source of points (n = player-games)."),
+        Para(
+            "Mean points per player from each source of points (n = player-games; a source "
+            "that some rows do not record gives its own n)."
+        ),
         Table(["arm", "players", *(s.replace("_", " ") for s in sources)], rows),
     ]
+
+
+def _source_cell(row: dict, source: str) -> str:
+    """A source's mean, with its own n when it rests on fewer rows than the arm has."""
+    text = fmt.ci(row, source)
+    n = row[f"{source}_n"]
+    return text if n == row["players_n"] else f"{text}, n = {n:,}"
 
 
 SECTIONS = (build, pairs.build, quality_section.build)

@@ -24,7 +24,7 @@ from sanssim.games.sanssouci.measures import (
     stale_colours,
     winning_margin,
 )
-from sanssim.games.sanssouci.missions import win_share
+from sanssim.games.sanssouci.missions import component_twins, win_share
 
 TITLE = "Variant balance"
 
@@ -98,19 +98,32 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
     rows = [
         ["games", *(str(by_arm[a]["margin_n"]) for a in arms)],
         ["players (rows of results)", *(str(by_arm[a]["total_n"]) for a in arms)],
-        ["final score", *(fmt.ci(by_arm[a], "total") for a in arms)],
-        ["spread of final score (sd)", *(_sd_interval(by_arm[a], "total") for a in arms)],
-        ["winning margin (points)", *(fmt.ci(by_arm[a], "margin") for a in arms)],
-        ["first player's win rate", *(fmt.pct(by_arm[a], "first") for a in arms)],
+        ["final score", *(_n(fmt.ci(by_arm[a], "total"), by_arm[a], "total") for a in arms)],
+        [
+            "spread of final score (sd)",
+            *(_n(_sd_interval(by_arm[a], "total"), by_arm[a], "total") for a in arms),
+        ],
+        [
+            "winning margin (points)",
+            *(_n(fmt.ci(by_arm[a], "margin"), by_arm[a], "margin") for a in arms),
+        ],
+        [
+            "first player's win rate",
+            *(_n(fmt.pct(by_arm[a], "first"), by_arm[a], "first") for a in arms),
+        ],
         *(
-            [PLAYER_NAMES[s], *(fmt.ci(by_arm[a], s) for a in arms)]
+            [PLAYER_NAMES[s], *(_n(fmt.ci(by_arm[a], s), by_arm[a], s) for a in arms)]
             for s in ctx.data.game_type.sources
         ),
-        ["gardeners placed", *(fmt.ci(by_arm[a], "gardeners") for a in arms)],
+        [
+            "gardeners placed",
+            *(_n(fmt.ci(by_arm[a], "gardeners"), by_arm[a], "gardeners") for a in arms),
+        ],
     ]
     skipped = []
     if turn_rows:
         rows += [
+            ["games with a turn log", *(_logged_games(turn_rows, a) for a in arms)],
             ["symbol cards acting as jokers", *(_turn_cell(turn_rows, a, "wild") for a in arms)],
             [
                 "turns starting with a stale colour",
@@ -130,7 +143,11 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
             "One column per arm; nothing is pooled across arms. A colour is stale when both "
             "of its display squares show the same symbol (what `duplicate_reshuffle` removes); "
             "a symbol card acts as a joker when no tile of its symbol is on display. The spread "
-            "interval is the large-sample approximation."
+            "interval is the large-sample approximation. Every figure gives its own n: players "
+            "for per-player measures, games for margins, first-player wins and redraws, symbol "
+            "cards played and turns for the rates from the turn log, which count only the "
+            "games with a turn log (fewer than the arm's games when runs with and without one "
+            "are pooled)."
         ),
         Table(["measure", *arms], rows),
     ]
@@ -157,45 +174,62 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
     return blocks, skipped
 
 
+def _n(text: str, row: dict, name: str) -> str:
+    """A table cell with the sample size it rests on."""
+    return f"{text}, n = {row[f'{name}_n']:,}"
+
+
 def _reshuffles(player: dict, turn: dict | None) -> str:
     """All redraws of a game from the results when logged there, else those after refills
     from the turn log."""
     if player.get("all_reshuffles_mean") is not None:
-        return fmt.ci(player, "all_reshuffles", 2)
+        return _n(fmt.ci(player, "all_reshuffles", 2), player, "all_reshuffles")
     if turn is not None:
-        return f"{fmt.ci(turn, 'reshuffles', 2)} (after refills; setup not logged)"
+        text = _n(fmt.ci(turn, "reshuffles", 2), turn, "reshuffles")
+        return f"{text} (after refills; setup not logged)"
     return "not logged"
 
 
 def _turn_cell(rows: dict, arm: str, name: str) -> str:
-    return fmt.pct(rows[arm], name) if arm in rows else "no turn log"
+    return _n(fmt.pct(rows[arm], name), rows[arm], name) if arm in rows else "no turn log"
+
+
+def _logged_games(rows: dict, arm: str) -> str:
+    """Games whose turns were logged (the turn-log rows' games): each has a redraw count."""
+    return f"{rows[arm]['reshuffles_n']:,}" if arm in rows else "0"
 
 
 def _against_base(
     ctx: Context, player: pl.DataFrame, turn: pl.DataFrame | None, findings: list[str]
 ) -> list[Block]:
-    """One variant at a time: each arm with a variant on against its twin with it off and
-    every other design facet equal."""
+    """One change at a time: each arm with a variant on against its twin with it off, and
+    each arm with other component data against its twin with the packaged data (or the
+    first of its twins), every other design facet equal."""
     arms = ctx.data.arms
     metrics = player if turn is None else player.join(turn, on="arm", how="left")
-    rows = []
+    pairs = []
     for variant in ("expansion", "duplicate_reshuffle"):
         others = [c for c in ctx.data.design if c != variant]
-        pairs = arms.filter(pl.col(variant)).join(
+        twins = arms.filter(pl.col(variant)).join(
             arms.filter(~pl.col(variant)), on=others, suffix="_off"
         )
-        for pair in pairs.iter_rows(named=True):
-            a = metrics.filter(pl.col("arm") == pair["arm"]).row(0, named=True)
-            b = metrics.filter(pl.col("arm") == pair["arm_off"]).row(0, named=True)
-            cells = [fmt.mean_diff(a, b, n) for n in ("total", "margin")]
-            cells.append(fmt.rate_diff(a, b, "first"))
-            cells += [fmt.rate_diff(a, b, n) for n in ("wild", "stale")] if turn is not None else []
-            label = f"{variant}: {pair['arm']} vs {pair['arm_off']}"
-            rows.append([label, *cells])
-            findings.append(
-                f"Variant {label} ({a['margin_n']} vs {b['margin_n']} games): final score "
-                f"{cells[0]}, first player's win rate {cells[2]}."
-            )
+        pairs += [(variant, a, b) for a, b in twins.select("arm", "arm_off").iter_rows()]
+    pairs += [("components", a, b) for a, b in component_twins(ctx)]
+    rows = []
+    for change, arm, base in pairs:
+        a = metrics.filter(pl.col("arm") == arm).row(0, named=True)
+        b = metrics.filter(pl.col("arm") == base).row(0, named=True)
+        diffs = {n: fmt.mean_diff(a, b, n) for n in ("total", "margin")}
+        diffs["first"] = fmt.rate_diff(a, b, "first")
+        if turn is not None:
+            diffs |= {n: fmt.rate_diff(a, b, n) for n in ("wild", "stale")}
+        label = f"{change}: {arm} vs {base}"
+        rows.append([label, *(_n2(text, a, b, n) for n, text in diffs.items())])
+        findings.append(
+            f"{'Component data' if change == 'components' else 'Variant'} {label} "
+            f"({a['margin_n']} vs {b['margin_n']} games): final score {diffs['total']}, "
+            f"first player's win rate {diffs['first']}."
+        )
     if not rows:
         return []
     header = ["comparison", "final score", "winning margin", "first player's win rate"]
@@ -203,12 +237,20 @@ def _against_base(
         header += ["jokers among symbol cards", "turns with a stale colour"]
     return [
         Para(
-            "One variant at a time: the arm with it minus the arm without it, everything else "
-            "equal; difference [95% CI], called higher or lower only when the interval "
-            "excludes zero."
+            "One change at a time (a variant, or the component data): the arm with the change "
+            "minus the arm without it, everything else equal; difference [95% CI], called "
+            "higher or lower only when the interval excludes zero; n of each arm as in the "
+            "table above (turn-log rates: games with a turn log only)."
         ),
         Table(header, rows),
     ]
+
+
+def _n2(text: str, a: dict, b: dict, name: str) -> str:
+    """A difference cell with the sample sizes of both arms."""
+    if a.get(f"{name}_n") is None or b.get(f"{name}_n") is None:
+        return text
+    return f"{text}, n = {a[f'{name}_n']:,} vs {b[f'{name}_n']:,}"
 
 
 def _sides(ctx: Context, column: str, title: str) -> list[Block]:
