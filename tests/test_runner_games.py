@@ -74,3 +74,22 @@ def test_bad_input_for_any_game_is_one_line_and_writes_nothing(tmp_path, args, m
     assert result.exit_code == 2
     assert message in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_lookahead_counts_a_teammate_as_no_opponent() -> None:
+    """In Seikatsu's 4-player teams a teammate shares its total: the look-ahead's margin is
+    against the other team, so a winning option can score above zero."""
+    import random
+
+    from sanssim.games import get_game
+    from sanssim.strategies import resolve
+
+    game_type = get_game("seikatsu")
+    game = game_type.new_game(4, {}, game_type.load_components())
+    player = resolve("lookahead:rollouts=8,width=2", "seikatsu").make(random.Random(1))
+    best = []
+    for seed in range(3):
+        state = game.new_state(seed)
+        view = game_type.view(state, 0)
+        best.append(player.explain(view, list(state.legal))[0][1])
+    assert max(best) > 0

@@ -153,6 +153,11 @@ class GameType(ABC):
         """What `seat` may see of `state` (a PlayerView with `determinize`)."""
         return self.view_class(state, seat)
 
+    def sides(self, game: Any) -> tuple[int, ...]:
+        """Each seat's side: seats of one side (a team) share a total and a rank. By
+        default every seat is its own side."""
+        return tuple(range(game.n_players))
+
     @abstractmethod
     def strategies(self) -> Mapping[str, type[Strategy]]:
         """The game's own strategies by name (the shared ones are added by the registry)."""

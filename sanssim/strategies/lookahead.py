@@ -7,8 +7,9 @@ view is determinised (in Sanssouci: supply order, deck orders, opponents'
 hands and missions sampled from what the seat knows), each option
 is applied to a copy of that world, and every seat plays on by `heuristic` to
 the end. An option's value is its mean final margin (own total minus the best
-other total). Using the same worlds for every option (common random numbers)
-makes the comparison far sharper than independent samples would.
+total of another side: a teammate is not an opponent). Using the same worlds
+for every option (common random numbers) makes the comparison far sharper than
+independent samples would.
 
 Cost: `rollouts` rollouts to the end of the game per decision. At the
 default budget (32 rollouts over 4 options) that is about 30 ms of CPU per
@@ -47,7 +48,7 @@ class LookaheadStrategy(Strategy):
     def scoring(self) -> str:
         worlds = max(1, self.rollouts // max(1, self.width))
         return (
-            f"mean final margin (own total minus the best other) over {worlds} sampled "
+            f"mean final margin (own total minus the best other side) over {worlds} sampled "
             f"worlds per option, {self.width} best options of the rollout strategy tried"
         )
 
@@ -78,4 +79,6 @@ class LookaheadStrategy(Strategy):
         while state.legal:
             state.apply_action(policy.choose(views[state.current], state.legal))
         totals = state.returns()
-        return totals[seat] - max(t for p, t in enumerate(totals) if p != seat)
+        sides = self.game_type.sides(state.game)  # type: ignore[union-attr]
+        others = [t for p, t in enumerate(totals) if sides[p] != sides[seat]]
+        return totals[seat] - max(others)

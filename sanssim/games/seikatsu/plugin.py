@@ -39,6 +39,9 @@ class Seikatsu(GameType):
         config = GameConfig(n_players=n_players, tournament=bool(options.get("tournament")))
         return Game(config, components)
 
+    def sides(self, game: Game) -> tuple[int, ...]:
+        return tuple(game.side)
+
     def strategies(self) -> dict[str, type]:
         from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 
