@@ -130,6 +130,7 @@ class GameConfig:
     gold_tokens: int = 5
     nobles: int | None = None
     max_rounds: int = 100
+    later_seat_gold: int = 0  # seat compensation: gold each seat after the first starts with
 
     @property
     def resolved_gem_tokens(self) -> int:
@@ -154,16 +155,26 @@ class GameConfig:
             _check_range("nobles", self.nobles, 1, limit)
         elif n + 1 > limit:
             raise ConfigError(f"{n} players need {n + 1} nobles, the components have {limit}")
+        _check_range("later_seat_gold", self.later_seat_gold, 0, 127)
+        if (n - 1) * self.later_seat_gold > self.gold_tokens:
+            raise ConfigError(
+                f"later_seat_gold {self.later_seat_gold} for {n - 1} later seats needs "
+                f"{(n - 1) * self.later_seat_gold} gold tokens, there are {self.gold_tokens}"
+            )
 
     def variants(self) -> dict[str, int | None]:
-        """The manifest's `variants`: the rule parameters, defaults left as null."""
-        return {
+        """The manifest's `variants`: the rule parameters, defaults left as null; the seat
+        compensation only when given, so that runs without it keep their run ids."""
+        variants = {
             "target_points": self.target_points,
             "gem_tokens": self.gem_tokens,
             "gold_tokens": self.gold_tokens,
             "nobles": self.nobles,
             "max_rounds": self.max_rounds,
         }
+        if self.later_seat_gold:
+            variants["later_seat_gold"] = self.later_seat_gold
+        return variants
 
 
 def _is_int(value: object) -> bool:
@@ -280,8 +291,9 @@ class State:
         self.turn = 0
         self.current = 0
         gems = cfg.resolved_gem_tokens
-        self.supply = [gems] * N_GEMS + [cfg.gold_tokens]
-        self.tokens = [[0] * (N_GEMS + 1) for _ in range(n)]
+        extra = cfg.later_seat_gold
+        self.supply = [gems] * N_GEMS + [cfg.gold_tokens - (n - 1) * extra]
+        self.tokens = [[0] * N_GEMS + [extra if p else 0] for p in range(n)]
         self.bonus = [[0] * N_GEMS for _ in range(n)]
         self.points = [0] * n
         self.cards_bought = [0] * n

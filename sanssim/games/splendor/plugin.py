@@ -15,7 +15,14 @@ from sanssim.games.splendor.engine import MAX_PLAYERS, MIN_PLAYERS, Game, GameCo
 from sanssim.games.splendor.render import LEGEND, render_player, render_state
 from sanssim.games.splendor.view import PlayerView
 
-PARAMETERS = ("target_points", "gem_tokens", "gold_tokens", "nobles", "max_rounds")
+PARAMETERS = (
+    "target_points",
+    "gem_tokens",
+    "gold_tokens",
+    "nobles",
+    "max_rounds",
+    "later_seat_gold",
+)
 
 
 class Splendor(GameType):
@@ -28,6 +35,14 @@ class Splendor(GameType):
         Option("gold_tokens", int, 5, "gold tokens"),
         Option("nobles", int, None, "nobles revealed (default: players + 1)"),
         Option("max_rounds", int, 100, "round cap that guarantees the game ends"),
+        Option(
+            "later_seat_gold",
+            int,
+            0,
+            "seat compensation: gold tokens (from the supply) each seat after the first "
+            "starts with",
+            label="later-seat gold",
+        ),
     )
     sources = ("card_points", "noble_points")
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")

@@ -33,12 +33,10 @@ from sanssim.games.sanssouci.engine import (
     CARD_JOKER,
     CARD_PAIR,
     COL_MASK,
-    COLUMN_BONUS,
     DISCARD,
     NEIGHBOURS,
     PASS,
     PLACE,
-    ROW_BONUS,
     ROW_MASK,
     SIDE,
     TAKE,
@@ -120,7 +118,7 @@ class _Turn:
 
     __slots__ = (
         "w", "view", "garden", "missions", "left", "options", "best_move", "taken", "display",
-        "depth", "hand",
+        "depth", "hand", "row_points", "column_points",
     )  # fmt: skip
 
     def __init__(self, w: HeuristicStrategy, view: PlayerView) -> None:
@@ -133,6 +131,9 @@ class _Turn:
         self.left = turns_left(view) - 1  # tiles to place after the one being decided
         self.display = view.display
         self.hand = view.hand
+        rules = view.game  # the bonuses in force (house rules may change them)
+        self.row_points = rules.row_points
+        self.column_points = rules.config.column_bonus_points
         self.options = garden.options()
         self.best_move = max([0.0] + [self.move_value(sq) for sq in bits(self.options)])
         self.taken: dict[int, float] = {}
@@ -182,10 +183,10 @@ class _Turn:
         left = self.left
         missing = 9 - (occupied & ROW_MASK[row]).bit_count()
         if row > 1 and missing <= left:
-            value += w.row * ROW_BONUS[row] * credit[missing]
+            value += w.row * self.row_points[row] * credit[missing]
         missing = 6 - (occupied & COL_MASK[COL_OF[sq]]).bit_count()
         if missing <= left:
-            value += w.column * COLUMN_BONUS * credit[missing]
+            value += w.column * self.column_points * credit[missing]
         return value
 
     def tile_value(self, slot: int) -> float:
