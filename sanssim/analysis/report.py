@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import generic
+from sanssim.analysis import generic, tune_report
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import (
     Block,
@@ -59,7 +59,7 @@ def _write(runs: list[Path], out: Path, command: list[str]) -> ReportSummary:
     data = load_dataset(runs)
     _prepare(out)
     ctx = Context(data, out)
-    builders = [*generic.SECTIONS, *data.game_type.report_sections()]
+    builders = [*generic.SECTIONS, *data.game_type.report_sections(), *tune_report.SECTIONS]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
     findings = [f for section in sections for f in section.findings]

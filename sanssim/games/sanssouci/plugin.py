@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import ConfigError
-from sanssim.games.base import GameType, Option, OptionValue
+from sanssim.games.base import GameType, Group, Option, OptionValue
 from sanssim.games.sanssouci import log, show
 from sanssim.games.sanssouci.components import SYMBOLS, TILE_SETS, Components
 from sanssim.games.sanssouci.data import load_components
@@ -57,6 +57,29 @@ def parse_garden_sides(policy: object, n_players: int) -> tuple[str, ...] | None
             f"give one garden side for all seats or one per seat ({n_players}), got {len(ids)}"
         )
     return tuple(ids)
+
+
+def mission_points(results: pl.LazyFrame, components: Components) -> pl.LazyFrame:
+    """One row per mission held: game_id, its symbol (`group`) and its points (`value`)."""
+    columns = pl.LazyFrame(
+        [
+            (side.id, symbol, c)
+            for side in components.garden_sides
+            for c, symbol in enumerate(side.columns)
+        ],
+        schema={"garden_side": pl.String, "group": pl.String, "col": pl.Int64},
+        orient="row",
+    )
+    return (
+        results.select(
+            "game_id", "garden_side", "noble_rows", group=pl.concat_list("mission_a", "mission_b")
+        )
+        .explode("group")
+        .join(columns, on=["garden_side", "group"])
+        .select(
+            "game_id", "group", value=pl.col("noble_rows").list.get(pl.col("col")).cast(pl.Float64)
+        )
+    )
 
 
 def _given(options: Mapping[str, OptionValue], name: str, default: int) -> int:
@@ -191,6 +214,15 @@ class Sanssouci(GameType):
             f"seat {view.seat} holds {hand}; missions {missions}; score {view.score(view.seat)}",
             render_garden(view._state, view.seat),
         ]
+
+    def groups(self) -> dict[str, Group]:
+        return {
+            "mission": Group(
+                "points of a mission card held, grouped by its symbol (the row of the noble "
+                "in that symbol's column at the end)",
+                mission_points,
+            )
+        }
 
     def report_sections(self) -> tuple:
         from sanssim.games.sanssouci import balance, flow, missions, tiles
