@@ -8,7 +8,7 @@ EXTRAS ?= test
 comma := ,
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: install run test lint bench reports
+.PHONY: install run test lint bench reports tuning
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,3 +46,26 @@ reports: install
 	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/expansion-* $(CANON)/reshuffle-* $(CANON)/both-* \
 		--out reports/variants
 	$(BIN)/sanssim report $(CANON)/base-* $(CANON)/tiles-* --out reports/tiles
+	$(MAKE) --no-print-directory tuning
+
+# The tuning demonstrations under reports/tuning/ (README "Tuning"): each tune resumes when its
+# directory exists, so an interrupted `make tuning` finishes where it stopped.
+TUNED := runs/tuning
+TUNE_SEED := 2026
+define tune
+	if [ -f $(TUNED)/$(1)/tune.json ]; then $(BIN)/sanssim tune --resume --out $(TUNED)/$(1); \
+	else $(BIN)/sanssim tune $(2) --seed $(TUNE_SEED) --out $(TUNED)/$(1); fi
+	$(BIN)/sanssim report $(TUNED)/$(1) --out reports/tuning/$(1)
+	cp $(TUNED)/$(1)/tune.json reports/tuning/$(1)/tune.json
+endef
+HEURISTIC_P2 := --players 2 -s 'heuristic:mission=0.5..3,path=0.5..4' --against heuristic \
+	--budget 40000
+SPLENDOR_SEAT := --game splendor --players 2 --param later_seat_gold=0..2 \
+	--objective seat-balance --budget 30000
+MISSIONS := --players 2 --param column_bonus_points=0..15 \
+	--param 'row_bonus_points=8,7,6,5,4|4,4,4,4,4|12,10,8,6,4' --objective spread:mission \
+	--budget 40000
+tuning: install
+	$(call tune,heuristic-p2,$(HEURISTIC_P2))
+	$(call tune,splendor-seat,$(SPLENDOR_SEAT))
+	$(call tune,missions,$(MISSIONS))
