@@ -64,12 +64,20 @@ def test_splendor_later_seat_gold_comes_from_the_supply():
         fresh(4, later_seat_gold=2)
 
 
+def test_splendor_later_seat_gems_are_one_of_each_colour_from_white_on():
+    state = fresh(3, later_seat_gems=2)
+    assert state.tokens == [[0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]]
+    assert state.supply == [3, 3, 5, 5, 5, 5]
+    with pytest.raises(ConfigError, match="later_seat_gems must be an integer 0-5"):
+        fresh(2, later_seat_gems=6)
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
         ("sanssouci", {"row_bonus_points": "8,7,6,5,4", "column_bonus_points": 5, "seat_bonus": 0}),
         ("seikatsu", {}),
-        ("splendor", {"later_seat_gold": 0}),
+        ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0}),
     ],
 )
 def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) -> None:

@@ -131,6 +131,7 @@ class GameConfig:
     nobles: int | None = None
     max_rounds: int = 100
     later_seat_gold: int = 0  # seat compensation: gold each seat after the first starts with
+    later_seat_gems: int = 0  # and gem tokens, one of each colour from the first on
 
     @property
     def resolved_gem_tokens(self) -> int:
@@ -156,6 +157,12 @@ class GameConfig:
         elif n + 1 > limit:
             raise ConfigError(f"{n} players need {n + 1} nobles, the components have {limit}")
         _check_range("later_seat_gold", self.later_seat_gold, 0, 127)
+        _check_range("later_seat_gems", self.later_seat_gems, 0, N_GEMS)
+        if self.later_seat_gems and self.resolved_gem_tokens < n - 1:
+            raise ConfigError(
+                f"later_seat_gems for {n - 1} later seats needs {n - 1} tokens per colour, "
+                f"there are {self.resolved_gem_tokens}"
+            )
         if (n - 1) * self.later_seat_gold > self.gold_tokens:
             raise ConfigError(
                 f"later_seat_gold {self.later_seat_gold} for {n - 1} later seats needs "
@@ -172,8 +179,9 @@ class GameConfig:
             "nobles": self.nobles,
             "max_rounds": self.max_rounds,
         }
-        if self.later_seat_gold:
-            variants["later_seat_gold"] = self.later_seat_gold
+        for name in ("later_seat_gold", "later_seat_gems"):
+            if getattr(self, name):
+                variants[name] = getattr(self, name)
         return variants
 
 
@@ -291,9 +299,13 @@ class State:
         self.turn = 0
         self.current = 0
         gems = cfg.resolved_gem_tokens
-        extra = cfg.later_seat_gold
-        self.supply = [gems] * N_GEMS + [cfg.gold_tokens - (n - 1) * extra]
-        self.tokens = [[0] * N_GEMS + [extra if p else 0] for p in range(n)]
+        gold, given = cfg.later_seat_gold, cfg.later_seat_gems
+        later = [int(c < given) for c in range(N_GEMS)] + [gold]
+        self.supply = [
+            total - (n - 1) * k
+            for total, k in zip([gems] * N_GEMS + [cfg.gold_tokens], later, strict=True)
+        ]
+        self.tokens = [list(later) if p else [0] * (N_GEMS + 1) for p in range(n)]
         self.bonus = [[0] * N_GEMS for _ in range(n)]
         self.points = [0] * n
         self.cards_bought = [0] * n

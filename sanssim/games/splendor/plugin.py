@@ -22,6 +22,7 @@ PARAMETERS = (
     "nobles",
     "max_rounds",
     "later_seat_gold",
+    "later_seat_gems",
 )
 
 
@@ -42,6 +43,14 @@ class Splendor(GameType):
             "seat compensation: gold tokens (from the supply) each seat after the first "
             "starts with",
             label="later-seat gold",
+        ),
+        Option(
+            "later_seat_gems",
+            int,
+            0,
+            "seat compensation: gem tokens (from the supply) each seat after the first starts "
+            "with, one of each colour from white on (0-5)",
+            label="later-seat gems",
         ),
     )
     sources = ("card_points", "noble_points")
