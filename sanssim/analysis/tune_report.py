@@ -56,7 +56,7 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
     lines = [
         f"objective: {data['objective']['describe']}",
         f"games: {data['spent']:,} of a budget of {data['budget']:,}; "
-        f"{len(data['candidates'])} candidates, {len(data['rounds'])} rounds of halving",
+        f"{len(data['candidates'])} candidates, {_rounds(data)} of halving",
     ]
     for r in data["rounds"]:
         lines.append(
@@ -75,6 +75,11 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             lines.append(f"  {c['label']}  {interval(data, c['final'])}  {_values(c)}")
         lines.append("\n" + verdict_line(data))
     return lines
+
+
+def _rounds(data: dict[str, Any]) -> str:
+    count = len(data["rounds"])
+    return f"{count} round{'s' if count != 1 else ''}"
 
 
 def _order(data: dict[str, Any], estimate: float) -> float:
@@ -120,7 +125,7 @@ def _search(
         Para(
             f"`sanssim tune` searched {space} for the best value of: "
             f"{data['objective']['describe']}. {len(data['candidates'])} candidates (the "
-            f"default first), {len(data['rounds'])} rounds of successive halving on shared "
+            f"default first), {_rounds(data)} of successive halving on shared "
             f"deals, then the {len(data['final']['measured']) - 1} best and the default on "
             f"fresh deals; {data['spent']:,} games of a budget of {data['budget']:,}. Each "
             "interval is 95%, n = games."

@@ -465,13 +465,15 @@ class Search:
     deals: dict[int, list[pl.DataFrame]] = field(default_factory=dict)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] | None = None
-    estimates: dict[int, obj.Estimate] = field(default_factory=dict)
     spent: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         tune = self.tune
         final = self.final or {}
         final_estimates = final.get("estimates", {})
+        halving = {  # each candidate's estimate after the last round it played
+            int(cid): est for r in self.rounds for cid, est in r["estimates"].items()
+        }
         candidates = [
             {
                 "id": c.id,
@@ -480,7 +482,7 @@ class Search:
                 "values": dict(c.values),
                 "rounds": sum(c.id in r["measured"] for r in self.rounds),
                 "games": self._games(c.id),
-                **({"halving": self.estimates[c.id].to_dict()} if c.id in self.estimates else {}),
+                **({"halving": halving[c.id]} if c.id in halving else {}),
                 **({"final": final_estimates[c.id]} if c.id in final_estimates else {}),
             }
             for c in tune.candidates
@@ -559,13 +561,13 @@ def run(
         arms = _play(
             search, played, [by_id[i] for i in measured], tag, plan_round.deals, executor, progress
         )
-        search.estimates = {
+        estimates = {
             cid: obj.estimate(
                 tune.objective, _stack(search.deals[cid]), derive_seed(seed, "ci", cid)
             )
             for cid in measured
         }
-        ranked = _ranked(tune, measured, search.estimates)
+        ranked = _ranked(tune, measured, estimates)
         keep = tune.rounds[r + 1].candidates - 1 if r + 1 < len(tune.rounds) else tune.finalists
         alive = [0, *ranked[:keep]]
         search.rounds.append(
@@ -578,7 +580,7 @@ def run(
                 "kept": alive,
                 "games": len(measured) * plan_round.deals * tune.rotations,
                 "spent_after": search.spent,
-                "estimates": {str(c): search.estimates[c].to_dict() for c in measured},
+                "estimates": {str(c): estimates[c].to_dict() for c in measured},
                 "arms": [a.name for a in arms],
             }
         )

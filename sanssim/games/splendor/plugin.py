@@ -26,6 +26,9 @@ PARAMETERS = (
 )
 
 
+SEAT_COMPENSATIONS = ("later_seat_gold", "later_seat_gems")
+
+
 class Splendor(GameType):
     name = "splendor"
     title = "Splendor"
@@ -80,7 +83,10 @@ class Splendor(GameType):
 
     def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
         variants = config.get("variants") or {}
-        return {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
+        options = {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
+        for name in SEAT_COMPENSATIONS:  # recorded only when given
+            options.setdefault(name, 0)
+        return options
 
     def strategies(self) -> dict[str, type]:
         from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
