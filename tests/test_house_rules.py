@@ -72,12 +72,21 @@ def test_splendor_later_seat_gems_are_one_of_each_colour_from_white_on():
         fresh(2, later_seat_gems=6)
 
 
+def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
+    state = fresh(3, ties_to_later_seat=True)
+    state.points, state.cards_bought = [15, 15, 12], [9, 11, 8]
+    assert state.ranks() == [2, 1, 3]
+    default = fresh(3)
+    default.points, default.cards_bought = [15, 15, 12], [9, 11, 8]
+    assert default.ranks() == [1, 2, 3]
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
         ("sanssouci", {"row_bonus_points": "8,7,6,5,4", "column_bonus_points": 5, "seat_bonus": 0}),
         ("seikatsu", {}),
-        ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0}),
+        ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}),
     ],
 )
 def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) -> None:

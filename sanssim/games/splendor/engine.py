@@ -132,6 +132,7 @@ class GameConfig:
     max_rounds: int = 100
     later_seat_gold: int = 0  # seat compensation: gold each seat after the first starts with
     later_seat_gems: int = 0  # and gem tokens, one of each colour from the first on
+    ties_to_later_seat: bool = False  # seat compensation: a tie on points goes to the later seat
 
     @property
     def resolved_gem_tokens(self) -> int:
@@ -158,6 +159,10 @@ class GameConfig:
             raise ConfigError(f"{n} players need {n + 1} nobles, the components have {limit}")
         _check_range("later_seat_gold", self.later_seat_gold, 0, 127)
         _check_range("later_seat_gems", self.later_seat_gems, 0, N_GEMS)
+        if not isinstance(self.ties_to_later_seat, bool):
+            raise ConfigError(
+                f"ties_to_later_seat must be true or false, got {self.ties_to_later_seat!r}"
+            )
         if self.later_seat_gems and self.resolved_gem_tokens < n - 1:
             raise ConfigError(
                 f"later_seat_gems for {n - 1} later seats needs {n - 1} tokens per colour, "
@@ -179,7 +184,7 @@ class GameConfig:
             "nobles": self.nobles,
             "max_rounds": self.max_rounds,
         }
-        for name in ("later_seat_gold", "later_seat_gems"):
+        for name in ("later_seat_gold", "later_seat_gems", "ties_to_later_seat"):
             if getattr(self, name):
                 variants[name] = getattr(self, name)
         return variants
@@ -700,8 +705,13 @@ class State:
         return list(self.points)
 
     def ranks(self) -> list[int]:
-        """1 = best: more points, then fewer cards bought; still tied shares the rank."""
-        keys = [(pts, -cards) for pts, cards in zip(self.points, self.cards_bought, strict=True)]
+        """1 = best: more points, then fewer cards bought; still tied shares the rank. With
+        `ties_to_later_seat`, a tie on points goes to the later seat before the cards count."""
+        later = self.game.config.ties_to_later_seat
+        keys = [
+            (pts, seat if later else 0, -cards)
+            for seat, (pts, cards) in enumerate(zip(self.points, self.cards_bought, strict=True))
+        ]
         return [1 + sum(other > mine for other in keys) for mine in keys]
 
     def describe(self, action: object) -> str:

@@ -23,10 +23,11 @@ PARAMETERS = (
     "max_rounds",
     "later_seat_gold",
     "later_seat_gems",
+    "ties_to_later_seat",
 )
 
 
-SEAT_COMPENSATIONS = ("later_seat_gold", "later_seat_gems")
+SEAT_COMPENSATIONS = {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}
 
 
 class Splendor(GameType):
@@ -54,6 +55,12 @@ class Splendor(GameType):
             "seat compensation: gem tokens (from the supply) each seat after the first starts "
             "with, one of each colour from white on (0-5)",
             label="later-seat gems",
+        ),
+        Option(
+            "ties_to_later_seat",
+            bool,
+            False,
+            "seat compensation: a tie on points goes to the later seat (before fewest cards)",
         ),
     )
     sources = ("card_points", "noble_points")
@@ -84,8 +91,8 @@ class Splendor(GameType):
     def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
         variants = config.get("variants") or {}
         options = {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
-        for name in SEAT_COMPENSATIONS:  # recorded only when given
-            options.setdefault(name, 0)
+        for name, default in SEAT_COMPENSATIONS.items():  # recorded only when given
+            options.setdefault(name, default)
         return options
 
     def strategies(self) -> dict[str, type]:
