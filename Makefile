@@ -64,6 +64,8 @@ SPLENDOR_SEAT := --game splendor --players 2 --param later_seat_gold=0..2 \
 	--objective seat-balance --budget 30000
 SPLENDOR_GEMS := --game splendor --players 2 --param later_seat_gems=0..3 \
 	--objective seat-balance --budget 30000
+SPLENDOR_TIES := --game splendor --players 2 --param 'later_seat_gems=0|1' \
+	--param 'ties_to_later_seat=false|true' --objective seat-balance --budget 30000
 HEURISTIC_LHS := --players 2 --against heuristic --candidates 24 --budget 60000 \
 	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
 MISSIONS := --players 2 --param column_bonus_points=0..15 \
@@ -73,5 +75,6 @@ tuning: install
 	$(call tune,heuristic-p2,$(HEURISTIC_P2))
 	$(call tune,splendor-seat,$(SPLENDOR_SEAT))
 	$(call tune,splendor-gems,$(SPLENDOR_GEMS))
+	$(call tune,splendor-ties,$(SPLENDOR_TIES))
 	$(call tune,missions,$(MISSIONS))
 	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
