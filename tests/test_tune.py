@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from sanssim.analysis import objective as obj
+from sanssim.analysis.report import write_report
 from sanssim.cli import main
 from sanssim.games import get_game
 from sanssim.runner import tune as tuning
@@ -141,21 +143,26 @@ def test_halving_schedule_spends_the_budget_and_keeps_the_finalists():
 # ---------------------------------------------------------------- the search
 
 
-def test_halving_keeps_the_better_candidate_and_is_deterministic(tmp_path):
-    first = play(tmp_path / "a")
-    again = play(tmp_path / "b")
-    for key in ("candidates", "rounds", "final"):
-        assert first[key] == again[key]
-    best = first["candidates"][first["final"]["best"]]
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory) -> tuple[Path, dict]:
+    """One small tune of the skilled strategy against random, played whole."""
+    out = tmp_path_factory.mktemp("tune") / "whole"
+    return out, play(out)
+
+
+def test_halving_keeps_the_better_candidate(searched):
+    out, data = searched
+    best = data["candidates"][data["final"]["best"]]
     assert best["values"][SKILL.split("=")[0]] == 1.0  # greedy beats random: the most skill
-    assert first["final"]["best_vs_default"]["verdict"] == "better"
-    assert first["rounds"][0]["ranking"][0] == best["id"]
-    index = json.loads((tmp_path / "a" / "index.json").read_text())
+    assert data["final"]["best_vs_default"]["verdict"] == "better"
+    assert data["rounds"][0]["ranking"][0] == best["id"]
+    assert data["rounds"][0]["kept"][0] == 0  # the default is measured to the end
+    index = json.loads((out / "index.json").read_text())
     assert {a["name"] for a in index["arms"]} >= {"c000-final-s0", "c000-final-s1"}
 
 
-def test_resume_after_an_interrupt_gives_the_same_search(tmp_path, monkeypatch):
-    whole = play(tmp_path / "whole")
+def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch):
+    """The same seed gives the same candidates, games and ranking, even across a resume."""
     calls = []
     real = tuning.execute
 
@@ -173,10 +180,33 @@ def test_resume_after_an_interrupt_gives_the_same_search(tmp_path, monkeypatch):
         main, ["tune", "--resume", "--out", str(tmp_path / "cut"), "--workers", "1"]
     )
     assert result.exit_code == 0, result.output
+    assert "re-measured on fresh deals" in result.output
     resumed = json.loads((tmp_path / "cut" / tuning.TUNE).read_text())
     for key in ("candidates", "rounds", "final", "spent"):
-        assert resumed[key] == whole[key]
+        assert resumed[key] == searched[1][key]
     again = CliRunner().invoke(
         main, ["tune", *["--against", "random"], "--out", str(tmp_path / "cut")]
     )
     assert again.exit_code == 2 and "sanssim: error:" in again.output
+
+
+def test_report_on_a_tune_directory_draws_the_search(searched, tmp_path):
+    out, data = searched
+    written = write_report([out], tmp_path / "report", ["test"])
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "## Tuning search" in text and "Best against default: best" in text
+    assert {"tune_by_candidate.png", "tune_by_budget.png"} <= {p.name for p in written.files}
+    assert "better" in text.split("Best against default")[1].splitlines()[0]
+
+
+def test_bootstrap_intervals_are_seeded_and_cover_a_known_gap():
+    balance = obj.parse("seat-balance", None, get_game("sanssouci"), 2)
+    wins = [1.0] * 600 + [0.0] * 400  # seat 0 wins 60%: a gap of 0.1
+    deals = pl.DataFrame(
+        {"deal": ["r0"] * 1000, "game_id": range(1000), "w0": wins, "w1": [1 - w for w in wins]}
+    )
+    first = obj.estimate(balance, deals, seed=5)
+    assert first == obj.estimate(balance, deals, seed=5)
+    assert first.estimate == pytest.approx(0.1) and first.lo < 0.1 < first.hi
+    same = obj.difference(balance, deals, deals, seed=5)
+    assert (same.estimate, same.lo, same.hi, same.n) == (0.0, 0.0, 0.0, 1000)

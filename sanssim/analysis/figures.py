@@ -64,6 +64,16 @@ def _legend(ax: plt.Axes, series: list[Series]) -> None:
         ax.figure.legend(fontsize=8, loc="outside lower center", ncol=2)
 
 
+def _errors(s: Series, keep: list[int]) -> list[list[float]]:
+    """Bar lengths below and above each point. Rounding (a Wilson bound of a rate of 1) or a
+    biased estimate (a bootstrapped maximum) can put the point just outside its interval;
+    the bar then starts at the point."""
+    return [
+        [max(0.0, s.mean[i] - s.lo[i]) for i in keep],  # type: ignore[operator]
+        [max(0.0, s.hi[i] - s.mean[i]) for i in keep],  # type: ignore[operator]
+    ]
+
+
 def intervals(
     path: Path,
     title: str,
@@ -80,7 +90,7 @@ def intervals(
         keep = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
         ys = [i - 0.4 + step * (k + 0.5) for i in keep]
         means = [s.mean[i] for i in keep]
-        err = [[s.mean[i] - s.lo[i] for i in keep], [s.hi[i] - s.mean[i] for i in keep]]
+        err = _errors(s, keep)
         ax.errorbar(
             means, ys, xerr=err, fmt="o", capsize=3, markersize=4, label=s.label, color=s.colour
         )
@@ -127,7 +137,7 @@ def panels(
         for s in series:
             xs = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
             means = [s.mean[i] for i in xs]
-            err = [[s.mean[i] - s.lo[i] for i in xs], [s.hi[i] - s.mean[i] for i in xs]]
+            err = _errors(s, xs)
             ax.errorbar(
                 xs,
                 means,

@@ -150,14 +150,7 @@ def _search(
     halving = {c["label"]: c["halving"] for c in data["candidates"] if "halving" in c}
     fresh = {c["label"]: c["final"] for c in data["candidates"] if "final" in c}
     series = [
-        figures.Series(
-            title,
-            *(
-                [scale * est[k] if est else None for est in (source.get(lb) for lb in labels)]
-                for k in ("estimate", "lo", "hi")
-            ),
-            colour=colour,
-        )  # fmt: skip
+        figures.Series(title, *_scaled([source.get(lb) for lb in labels], scale), colour=colour)
         for title, source, colour in (
             ("shared deals of the halving rounds", halving, "#1f77b4"),
             ("fresh deals", fresh, "#d62728"),
@@ -186,7 +179,7 @@ def _search(
         "Objective by budget spent",
         spent,
         [
-            figures.Series(label, *([scale * e[k] for e in ests] for k in ("estimate", "lo", "hi")))
+            figures.Series(label, *_scaled(ests, scale))
             for label, ests in (("leader after the round", best), ("default", defaults))
         ],
         "games played so far",
@@ -208,6 +201,14 @@ def _search(
         Para(f"Best against default: {verdict}."),
     ]
     return blocks + _other_metrics(folder, data)
+
+
+def _scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[float | None]]:
+    """Estimates, lower and upper ends in the objective's unit (None where not measured)."""
+    return [
+        [None if est is None else scale * est[key] for est in estimates]
+        for key in ("estimate", "lo", "hi")
+    ]
 
 
 def _other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
