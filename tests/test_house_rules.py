@@ -85,7 +85,7 @@ def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
     ("game", "options"),
     [
         ("sanssouci", {"row_bonus_points": "8,7,6,5,4", "column_bonus_points": 5, "seat_bonus": 0}),
-        ("seikatsu", {}),
+        ("seikatsu", {"set_points": "components", "tie_break": "components"}),
         ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}),
     ],
 )

@@ -16,6 +16,15 @@ from sanssim.games.seikatsu.engine import Game, GameConfig, State
 from sanssim.games.seikatsu.render import legend, render_garden, render_state
 from sanssim.games.seikatsu.view import PlayerView
 
+FROM_COMPONENTS = "components"  # a house rule left to the component data
+HOUSE_RULES = ("set_points", "tie_break")
+
+
+def _given(options: Mapping[str, OptionValue], name: str) -> OptionValue:
+    """A house rule's value, None when it is left to the component data."""
+    value = options.get(name)
+    return None if value in (None, FROM_COMPONENTS) else value
+
 
 def parse_set_points(text: object) -> tuple[int, ...]:
     """`0,1,3,6,10,15,21`: a row's points by the size of its largest flower set."""
@@ -36,17 +45,17 @@ class Seikatsu(GameType):
         Option(
             "set_points",
             str,
-            None,
+            FROM_COMPONENTS,
             "house rule: points of a row's flower set of 0, 1, ..., 6 tiles, like "
-            "0,1,3,6,10,15,21 (default: the component data's)",
+            "0,1,3,6,10,15,21 (`components`: the component data's)",
             label="set points",
         ),
         Option(
             "tie_break",
             str,
-            None,
-            "seat compensation: who wins a tie on total (default: the component data's)",
-            TIE_BREAKS,
+            FROM_COMPONENTS,
+            "seat compensation: who wins a tie on total (`components`: the component data's)",
+            (FROM_COMPONENTS, *TIE_BREAKS),
             label="tie break",
         ),
     )
@@ -65,12 +74,12 @@ class Seikatsu(GameType):
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
     ) -> Game:
-        table = options.get("set_points")
+        table, tie_break = (_given(options, name) for name in HOUSE_RULES)
         config = GameConfig(
             n_players=n_players,
             tournament=bool(options.get("tournament")),
             set_points=None if table is None else parse_set_points(table),
-            tie_break=options.get("tie_break"),  # type: ignore[arg-type]
+            tie_break=tie_break,  # type: ignore[arg-type]
         )
         return Game(config, components)
 
@@ -78,8 +87,14 @@ class Seikatsu(GameType):
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
     ) -> dict[str, Any]:
         """House rules are recorded only when given, so other runs keep their run ids."""
-        recorded = super().config_options(n_players, options, components)
-        return {k: v for k, v in recorded.items() if k == "tournament" or v is not None}
+        recorded = {"tournament": bool(options.get("tournament"))}
+        return recorded | {k: _given(options, k) for k in HOUSE_RULES if _given(options, k)}
+
+    def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
+        options = super().options_from_config(config)
+        for name in HOUSE_RULES:
+            options.setdefault(name, FROM_COMPONENTS)
+        return options
 
     def strategies(self) -> dict[str, type]:
         from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
