@@ -549,6 +549,8 @@ def run(
 ) -> Search:
     """Play the whole search (arms already complete are not played again) and write
     tune.json after every round."""
+    if (out / TUNE).is_file():  # resumed: tune.json keeps the command that started it
+        command = read_json(out / TUNE).get("command", command)
     search = Search(tune, out, command)
     out.mkdir(parents=True, exist_ok=True)
     played: list[Arm] = []
