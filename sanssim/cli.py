@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
     from sanssim.runner.run import Plan
+    from sanssim.runner.tune import Search, Tune
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -550,6 +551,7 @@ def tune(ctx: click.Context, **options: object) -> None:
     """Search strategy parameters and game options for the best value of an objective,
     by successive halving on shared deals and a final re-measurement on fresh ones."""
     from sanssim.runner import tune as tuning
+    from sanssim.runner.config import game_options
     from sanssim.runner.run import default_out
 
     out: Path | None = options["out"]  # type: ignore[assignment]
@@ -571,8 +573,6 @@ def tune(ctx: click.Context, **options: object) -> None:
             settings = tuning.load_settings(out)
         else:
             game_type = get_game(str(options["game"]))
-            from sanssim.runner.config import game_options
-
             fixed = game_options(game_type, given_game_options(ctx))
             settings = tuning.Settings(
                 game=game_type.name,
@@ -598,7 +598,9 @@ def tune(ctx: click.Context, **options: object) -> None:
     _print_tune(search)
 
 
-def _tune(plan: object, out: Path, executor_name: str, address: str | None, workers: int | None):
+def _tune(
+    plan: Tune, out: Path, executor_name: str, address: str | None, workers: int | None
+) -> Search:
     """Play a checked tune with one progress bar over its budget; an interrupt keeps the
     finished games and says how to resume."""
     from tqdm import tqdm
@@ -612,7 +614,7 @@ def _tune(plan: object, out: Path, executor_name: str, address: str | None, work
     except SanssimError as exc:
         fail(str(exc))
     counted: set[str] = set()
-    bar = tqdm(total=plan.settings.budget, unit="game", desc="tune", dynamic_ncols=True)  # type: ignore[attr-defined]
+    bar = tqdm(total=plan.settings.budget, unit="game", desc="tune", dynamic_ncols=True)
 
     @contextmanager
     def progress(label: str, total: int, done: int) -> Iterator[Callable[[int], None]]:
@@ -624,7 +626,7 @@ def _tune(plan: object, out: Path, executor_name: str, address: str | None, work
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with executor:
-            return tuning.run(plan, out, executor, sys.argv, progress)  # type: ignore[arg-type]
+            return tuning.run(plan, out, executor, sys.argv, progress)
     except KeyboardInterrupt:
         bar.close()
         click.echo(f"\ninterrupted: finished games are kept in {out}; finish with\n"
@@ -641,15 +643,15 @@ def _tune(plan: object, out: Path, executor_name: str, address: str | None, work
         signal.signal(signal.SIGTERM, previous)
 
 
-def _print_tune(search: object) -> None:
+def _print_tune(search: Search) -> None:
     """The best candidates with their intervals, and the best against the default."""
     from sanssim.analysis.tune_report import summary_lines
 
-    data = search.to_dict()  # type: ignore[attr-defined]
+    data = search.to_dict()
     click.echo()
     for line in summary_lines(data):
         click.echo(line)
-    click.echo(f"tune written to {search.out}  (sanssim report {search.out} draws the search)")  # type: ignore[attr-defined]
+    click.echo(f"tune written to {search.out}  (sanssim report {search.out} draws the search)")
 
 
 if __name__ == "__main__":
