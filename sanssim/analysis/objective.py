@@ -51,6 +51,7 @@ class Objective:
     metric: str = ""
     value: float = 0.0
     group: str = ""
+    group_doc: str = ""  # what the grouped measure is, as the game declares it
     results_columns: tuple[str, ...] = ()  # the game's numeric results columns
 
     @property
@@ -77,7 +78,8 @@ class Objective:
             "against": f"win share of the tuned seat, every seat rotation (maximise; fair {fair})",
             "seat-balance": "largest |seat win share - 1/players| over seats (minimise)",
             "target": f"|mean {self.metric} - {self.value:g}| (minimise)",
-            "spread": f"largest minus smallest mean {self.group} value over groups (minimise)",
+            "spread": f"largest minus smallest group mean of {self.group}, {self.group_doc} "
+            "(minimise)",
         }[self.kind]
 
     def per_deal(self, parts: Sequence[Part]) -> pl.DataFrame:
@@ -190,7 +192,7 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
             raise ObjectiveError(
                 f"--objective {text!r}: {game_type.name} has no group {group!r} (groups: {known})"
             )
-        return Objective(text, "spread", n_players, group=group)
+        return Objective(text, "spread", n_players, group=group, group_doc=groups[group].doc)
     raise ObjectiveError(
         f"unknown objective {text!r} "
         "(seat-balance, target:METRIC=VALUE, spread:GROUP, or --against SPEC)"
