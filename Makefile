@@ -68,6 +68,10 @@ SPLENDOR_TIES := --game splendor --players 2 --param 'later_seat_gems=0|1' \
 	--param 'ties_to_later_seat=false|true' --objective seat-balance --budget 30000
 HEURISTIC_LHS := --players 2 --against heuristic --candidates 24 --budget 60000 \
 	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
+HEURISTIC_REST := --players 2 --against heuristic --candidates 16 --budget 40000 \
+	-s 'heuristic:latent=0..0.6,mission_move=0..1.5,pair=0..3,symbol=0..3,option=0.1..0.4'
+HEURISTIC_NEAR := --players 2 --against heuristic --candidates 32 --budget 120000 \
+	-s 'heuristic:option=0.1..0.4,mission=0.5..1.5,path=1..3,latent=0.1..0.4,block=0.1..0.4,row=0.25..0.75,column=0.4..1.2,decay=0.15..0.45,skip=0.3..0.9,mission_move=0.2..0.8,joker=1..3,pair=0.5..1.5,symbol=0.5..1.5'
 MISSIONS := --players 2 --param column_bonus_points=0..15 \
 	--param 'row_bonus_points=8,7,6,5,4|4,4,4,4,4|12,10,8,6,4' --objective spread:mission \
 	--budget 40000
@@ -78,3 +82,8 @@ tuning: install
 	$(call tune,splendor-ties,$(SPLENDOR_TIES))
 	$(call tune,missions,$(MISSIONS))
 	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
+	$(call tune,heuristic-rest,$(HEURISTIC_REST))
+	$(call tune,heuristic-near,$(HEURISTIC_NEAR))
+	for p in 2 3 4; do $(BIN)/sanssim tournament --strategies heuristic,heuristic-tuned --players $$p \
+		--games 2000 --seed 2027 --no-turn-log --force --out $(TUNED)/preset-p$$p \
+		> reports/tuning/heuristic-tuned-p$$p.txt; done

@@ -210,3 +210,19 @@ def test_bootstrap_intervals_are_seeded_and_cover_a_known_gap():
     assert first.estimate == pytest.approx(0.1) and first.lo < 0.1 < first.hi
     same = obj.difference(balance, deals, deals, seed=5)
     assert (same.estimate, same.lo, same.hi, same.n) == (0.0, 0.0, 0.0, 1000)
+
+
+def test_the_tuned_heuristic_preset_plays_as_the_weights_it_names():
+    from sanssim.games.sanssouci.strategies.heuristic import TUNED
+    from sanssim.runner.play import play_game
+    from sanssim.strategies import resolve
+
+    game_type = get_game("sanssouci")
+    game = game_type.new_game(2, {}, game_type.load_components())
+    weights = ",".join(f"{k}={v}" for k, v in TUNED.items())
+    preset = [resolve("heuristic-tuned"), resolve("heuristic")]
+    spelled = [resolve(f"heuristic:{weights}"), resolve("heuristic")]
+    for seed in range(2):
+        a = play_game(game_type, game, preset, seed)
+        b = play_game(game_type, game, spelled, seed)
+        assert (a.returns(), a.ranks()) == (b.returns(), b.ranks())

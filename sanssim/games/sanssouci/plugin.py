@@ -182,9 +182,14 @@ class Sanssouci(GameType):
 
     def strategies(self) -> dict[str, type]:
         from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
-        from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+        from sanssim.games.sanssouci.strategies.heuristic import (
+            HeuristicStrategy,
+            TunedHeuristicStrategy,
+        )
 
-        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
+        return {
+            cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy, TunedHeuristicStrategy)
+        }
 
     def replay(
         self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
