@@ -49,13 +49,15 @@ reports: install
 	$(MAKE) --no-print-directory tuning
 
 # The tuning demonstrations under reports/tuning/ (README "Tuning"): each tune resumes when its
-# directory exists, so an interrupted `make tuning` finishes where it stopped.
+# directory exists, so an interrupted `make tuning` finishes where it stopped. Each report
+# covers the final re-measurement's arms (the finalists and the default on fresh deals) and
+# the search (tune.json); `sanssim report DIR` on the whole directory shows every arm.
 TUNED := runs/tuning
 TUNE_SEED := 2026
 define tune
 	if [ -f $(TUNED)/$(1)/tune.json ]; then $(BIN)/sanssim tune --resume --out $(TUNED)/$(1); \
 	else $(BIN)/sanssim tune $(2) --seed $(TUNE_SEED) --out $(TUNED)/$(1); fi
-	$(BIN)/sanssim report $(TUNED)/$(1) --out reports/tuning/$(1)
+	$(BIN)/sanssim report $(TUNED)/$(1)/*-final* --out reports/tuning/$(1)
 	cp $(TUNED)/$(1)/tune.json reports/tuning/$(1)/tune.json
 endef
 HEURISTIC_P2 := --players 2 -s 'heuristic:mission=0.5..3,path=0.5..4' --against heuristic \
