@@ -8,7 +8,7 @@ EXTRAS ?= test
 comma := ,
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)-$(subst $(comma),-,$(EXTRAS))
 
-.PHONY: install run test lint bench reports
+.PHONY: install run test lint bench reports tuning
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,3 +57,46 @@ reports: install
 	$(BIN)/sanssim report $(SEIKATSU) --out reports/seikatsu --force
 	$(BIN)/sanssim run --config experiments/splendor.toml --out $(SPLENDOR)
 	$(BIN)/sanssim report $(SPLENDOR) --out reports/splendor --force
+	$(MAKE) --no-print-directory tuning
+
+# The tuning demonstrations under reports/tuning/ (README "Tuning"): each tune resumes when its
+# directory exists, so an interrupted `make tuning` finishes where it stopped. Each report
+# covers the final re-measurement's arms (the finalists and the default on fresh deals) and
+# the search (tune.json); `sanssim report DIR` on the whole directory shows every arm.
+TUNED := runs/tuning
+TUNE_SEED := 2026
+define tune
+	if [ -f $(TUNED)/$(1)/tune.json ]; then $(BIN)/sanssim tune --resume --out $(TUNED)/$(1); \
+	else $(BIN)/sanssim tune $(2) --seed $(TUNE_SEED) --out $(TUNED)/$(1); fi
+	$(BIN)/sanssim report $(TUNED)/$(1)/*-final* --out reports/tuning/$(1) --force
+	cp $(TUNED)/$(1)/tune.json reports/tuning/$(1)/tune.json
+endef
+HEURISTIC_P2 := --players 2 -s 'heuristic:mission=0.5..3,path=0.5..4' --against heuristic \
+	--budget 40000
+SPLENDOR_SEAT := --game splendor --players 2 --param later_seat_gold=0..2 \
+	--objective seat-balance --budget 30000
+SPLENDOR_GEMS := --game splendor --players 2 --param later_seat_gems=0..3 \
+	--objective seat-balance --budget 30000
+SPLENDOR_TIES := --game splendor --players 2 --param 'later_seat_gems=0|1' \
+	--param 'ties_to_later_seat=false|true' --objective seat-balance --budget 30000
+HEURISTIC_LHS := --players 2 --against heuristic --candidates 24 --budget 60000 \
+	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
+HEURISTIC_REST := --players 2 --against heuristic --candidates 16 --budget 40000 \
+	-s 'heuristic:latent=0..0.6,mission_move=0..1.5,pair=0..3,symbol=0..3,option=0.1..0.4'
+HEURISTIC_NEAR := --players 2 --against heuristic --candidates 32 --budget 120000 \
+	-s 'heuristic:option=0.1..0.4,mission=0.5..1.5,path=1..3,latent=0.1..0.4,block=0.1..0.4,row=0.25..0.75,column=0.4..1.2,decay=0.15..0.45,skip=0.3..0.9,mission_move=0.2..0.8,joker=1..3,pair=0.5..1.5,symbol=0.5..1.5'
+MISSIONS := --players 2 --param column_bonus_points=0..15 \
+	--param 'row_bonus_points=8,7,6,5,4|4,4,4,4,4|12,10,8,6,4' --objective spread:mission \
+	--budget 40000
+tuning: install
+	$(call tune,heuristic-p2,$(HEURISTIC_P2))
+	$(call tune,splendor-seat,$(SPLENDOR_SEAT))
+	$(call tune,splendor-gems,$(SPLENDOR_GEMS))
+	$(call tune,splendor-ties,$(SPLENDOR_TIES))
+	$(call tune,missions,$(MISSIONS))
+	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
+	$(call tune,heuristic-rest,$(HEURISTIC_REST))
+	$(call tune,heuristic-near,$(HEURISTIC_NEAR))
+	for p in 2 3 4; do $(BIN)/sanssim tournament --strategies heuristic,heuristic-tuned --players $$p \
+		--games 2000 --seed 2027 --no-turn-log --force --out $(TUNED)/preset-p$$p \
+		> reports/tuning/heuristic-tuned-p$$p.txt; done

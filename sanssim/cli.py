@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
     from sanssim.runner.run import Plan
+    from sanssim.runner.tune import Search, Tune
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -530,6 +531,174 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
         )
     except SanssimError as exc:
         fail(str(exc))
+
+
+@main.command()
+@GAME_FLAG
+@click.option("--players", default=2, show_default=True, help="Player count.")
+@click.option(
+    "-s",
+    "--strategy",
+    multiple=True,
+    help="Strategy spec whose parameters may be ranges `lo..hi` or lists `a|b|c` "
+    "(`heuristic:mission=0.5..3,path=1|2`); once for every seat (or the tuned seat with "
+    "--against), or once per seat. Default: heuristic.",
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=RANGE",
+    help="A game option to search: NAME=lo..hi or NAME=a|b|c. Several allowed.",
+)
+@click.option(
+    "--objective",
+    help="seat-balance (smallest largest gap between a seat's win share and 1/players), "
+    "target:METRIC=VALUE (a metric's mean closest to VALUE: mean_total, margin, "
+    "first_seat_gap, seat0_win..., turns, rounds or a numeric results column), or "
+    "spread:GROUP (smallest spread of a grouped measure, e.g. Sanssouci's mission).",
+)
+@click.option(
+    "--against",
+    help="Maximise the tuned strategy's win share against this spec, in every seat.",
+)
+@click.option("--budget", type=int, default=20000, show_default=True, help="Games in all.")
+@click.option(
+    "--candidates",
+    type=int,
+    default=16,
+    show_default=True,
+    help="Candidates besides the default (a grid for 1-2 dimensions, a Latin hypercube above).",
+)
+@click.option(
+    "--finalists",
+    type=int,
+    default=3,
+    show_default=True,
+    help="Best candidates re-measured on fresh deals with the default.",
+)
+@click.option("--seed", default=1, show_default=True, help="Seed of the whole search.")
+@game_option_flags
+@click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option(
+    "--executor",
+    type=click.Choice(("local", "ray")),
+    default="local",
+    show_default=True,
+    help="Play on this machine's cores, or on a Ray cluster.",
+)
+@click.option("--address", envvar="RAY_ADDRESS", help="Ray cluster address (see `run`).")
+@click.option(
+    "--out", type=click.Path(path_type=Path), help="Tune directory (default runs/<time>)."
+)
+@click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
+@click.option("--resume", is_flag=True, help="Finish the tune in --out, with its own settings.")
+@click.pass_context
+def tune(ctx: click.Context, **options: object) -> None:
+    """Search strategy parameters and game options for the best value of an objective,
+    by successive halving on shared deals and a final re-measurement on fresh ones."""
+    from sanssim.runner import tune as tuning
+    from sanssim.runner.config import game_options
+    from sanssim.runner.run import default_out
+
+    out: Path | None = options["out"]  # type: ignore[assignment]
+    workers: int | None = options["workers"]  # type: ignore[assignment]
+    given = [
+        name
+        for name in ("game", "players", "strategy", "params", "objective", "against", "budget",
+                     "candidates", "finalists", "seed", *GAME_OPTIONS)
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    ]  # fmt: skip
+    try:
+        if workers is not None and workers < 1:
+            fail(f"--workers must be at least 1, got {workers}")
+        if options["resume"]:
+            if out is None:
+                fail("--resume needs --out DIR, the tune to finish")
+            if given:
+                fail(f"--resume takes its settings from {out}; drop --{_flag(given)}")
+            settings = tuning.load_settings(out)
+        else:
+            game_type = get_game(str(options["game"]))
+            fixed = game_options(game_type, given_game_options(ctx))
+            settings = tuning.Settings(
+                game=game_type.name,
+                players=options["players"],  # type: ignore[arg-type]
+                strategies=tuple(options["strategy"]),  # type: ignore[arg-type]
+                params=tuple(options["params"]),  # type: ignore[arg-type]
+                objective=options["objective"],  # type: ignore[arg-type]
+                against=options["against"],  # type: ignore[arg-type]
+                budget=options["budget"],  # type: ignore[arg-type]
+                seed=options["seed"],  # type: ignore[arg-type]
+                candidates=options["candidates"],  # type: ignore[arg-type]
+                finalists=options["finalists"],  # type: ignore[arg-type]
+                options=tuple(
+                    (k, game_type.option(k).parse(v, game_type.name)) for k, v in fixed.items()
+                ),
+            )
+        plan = tuning.prepare(settings)
+        out = out or default_out()
+        tuning.check_out(out, plan, bool(options["force"]), bool(options["resume"]))
+    except SanssimError as exc:
+        fail(str(exc))
+    search = _tune(plan, out, str(options["executor"]), options["address"], workers)  # type: ignore[arg-type]
+    _print_tune(search)
+
+
+def _tune(
+    plan: Tune, out: Path, executor_name: str, address: str | None, workers: int | None
+) -> Search:
+    """Play a checked tune with one progress bar over its budget; an interrupt keeps the
+    finished games and says how to resume."""
+    from tqdm import tqdm
+
+    from sanssim.runner import tune as tuning
+    from sanssim.runner.executor import WorkerLost
+    from sanssim.runner.ray_executor import executor_for
+
+    try:
+        executor = executor_for(executor_name, workers, address)
+    except SanssimError as exc:
+        fail(str(exc))
+    counted: set[str] = set()
+    bar = tqdm(total=plan.settings.budget, unit="game", desc="tune", dynamic_ncols=True)
+
+    @contextmanager
+    def progress(label: str, total: int, done: int) -> Iterator[Callable[[int], None]]:
+        if label not in counted:
+            counted.add(label)
+            bar.update(done)
+        yield bar.update
+
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with executor:
+            return tuning.run(plan, out, executor, sys.argv, progress)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"\ninterrupted: finished games are kept in {out}; finish with\n"
+                   f"  sanssim tune --resume --out {out}", err=True)  # fmt: skip
+        sys.exit(EXIT_INTERRUPTED)
+    except WorkerLost as exc:
+        bar.close()
+        click.echo(f"\n{exc}: finish with  sanssim tune --resume --out {out}", err=True)
+        sys.exit(EXIT_FAILED)
+    except SanssimError as exc:
+        fail(str(exc))
+    finally:
+        bar.close()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print_tune(search: Search) -> None:
+    """The best candidates with their intervals, and the best against the default."""
+    from sanssim.analysis.tune_report import summary_lines
+
+    data = search.to_dict()
+    click.echo()
+    for line in summary_lines(data):
+        click.echo(line)
+    click.echo(f"tune written to {search.out}  (sanssim report {search.out} draws the search)")
 
 
 if __name__ == "__main__":

@@ -72,6 +72,16 @@ def _legend(ax: plt.Axes, series: list[Series]) -> None:
         ax.figure.legend(fontsize=8, loc="outside lower center", ncol=2)
 
 
+def _errors(s: Series, keep: list[int]) -> list[list[float]]:
+    """Bar lengths below and above each point. Rounding (a Wilson bound of a rate of 1) or a
+    biased estimate (a bootstrapped maximum) can put the point just outside its interval;
+    the bar then starts at the point."""
+    return [
+        [max(0.0, s.mean[i] - s.lo[i]) for i in keep],  # type: ignore[operator]
+        [max(0.0, s.hi[i] - s.mean[i]) for i in keep],  # type: ignore[operator]
+    ]
+
+
 def intervals(
     path: Path,
     title: str,

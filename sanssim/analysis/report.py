@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import generic, robustness
+from sanssim.analysis import generic, robustness, tune_report
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import (
     Block,
@@ -66,7 +66,12 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     data = load_dataset(runs)
     _prepare(out, [run.path for run in data.runs], force)
     ctx = Context(data, out)
-    builders = [*generic.SECTIONS, *data.game_type.report_sections(), robustness.build]
+    builders = [
+        *generic.SECTIONS,
+        *data.game_type.report_sections(),
+        robustness.build,
+        *tune_report.SECTIONS,
+    ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
     findings = [f for section in sections for f in section.findings]

@@ -81,6 +81,16 @@ class Option:
 _KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
 
 
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A grouped per-game measure for `sanssim tune --objective spread:NAME`: `values(results,
+    components)` gives one row per observation with `game_id`, `group` (text) and `value`
+    (float), from a run's results and its component data."""
+
+    doc: str
+    values: Callable[[pl.LazyFrame, Any], pl.LazyFrame]
+
+
 class GameType(ABC):
     """One game's declaration and the small protocol every layer above it uses."""
 
@@ -212,6 +222,10 @@ class GameType(ABC):
     def report_sections(self) -> Sequence[Callable[[Context], Section]]:
         """The game's own report sections, after the generic ones."""
         return ()
+
+    def groups(self) -> Mapping[str, Group]:
+        """Grouped measures by name, whose spread `sanssim tune` can minimise."""
+        return {}
 
 
 def replayed_show(

@@ -42,6 +42,7 @@ DISCARD = 20
 PASS = N_SQUARES
 ROW_BONUS = {2: 8, 3: 7, 4: 6, 5: 5, 6: 4}
 COLUMN_BONUS = 5
+BONUS_ROWS = tuple(ROW_BONUS)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULT_TILE_SET = {2: "II", 3: "II+III", 4: "II+III+IV"}
 
@@ -123,6 +124,15 @@ class GameConfig:
     duplicate_reshuffle: bool = False
     tile_set: str | None = None
     garden_sides: tuple[str, ...] | None = None
+    # House rules for tuning; the defaults are the rulebook's.
+    row_bonus_points: tuple[int, ...] = tuple(ROW_BONUS.values())  # rows 2-6
+    column_bonus_points: int = COLUMN_BONUS
+    seat_bonus: int = 0  # seat k starts with k * seat_bonus points
+
+    @property
+    def row_points(self) -> dict[int, int]:
+        """End bonus by garden row (2-6) for a complete row."""
+        return dict(zip(BONUS_ROWS, self.row_bonus_points, strict=True))
 
     @property
     def resolved_tile_set(self) -> str:
@@ -156,9 +166,27 @@ class GameConfig:
             raise ConfigError(f"{n} players need {n} garden boards, the components have {boards}")
         if self.expansion and len({e.board for e in components.expansion_sides}) < n:
             raise ConfigError(f"{n} players need {n} expansion boards")
+        bonuses = self.row_bonus_points
+        if (
+            not isinstance(bonuses, tuple)
+            or len(bonuses) != len(BONUS_ROWS)
+            or not all(_is_points(v) for v in bonuses)
+        ):
+            raise ConfigError(f"row bonus must be 5 integers 0-100 (rows 2-6), got {bonuses!r}")
+        if not _is_points(self.column_bonus_points):
+            raise ConfigError(
+                f"column bonus must be an integer 0-100, got {self.column_bonus_points!r}"
+            )
+        if not _is_points(self.seat_bonus):
+            raise ConfigError(f"seat bonus must be an integer 0-100, got {self.seat_bonus!r}")
         tiles = components.tiles_per_symbol(self.resolved_tile_set) * len(SYMBOLS)
         if tiles < N_SLOTS:
             raise ConfigError(f"tile set {self.resolved_tile_set} has only {tiles} tiles")
+
+
+def _is_points(value: object) -> bool:
+    """A bonus: an integer small enough for the int16 score columns."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +235,7 @@ class ScoreBreakdown:
     rows_completed: int
     columns_completed: int
     noble_rows: tuple[int, ...]
+    handicap_points: int = 0
 
     @property
     def total(self) -> int:
@@ -216,6 +245,7 @@ class ScoreBreakdown:
             + self.row_bonus
             + self.column_bonus
             + self.mission_points
+            + self.handicap_points
         )
 
 
@@ -241,6 +271,7 @@ class Game:
         pair_slots = tuple(sum(3 << (2 * colour) for colour in c.colours) for c in cards)
         object.__setattr__(self, "card_kind", kinds)
         object.__setattr__(self, "card_symbol", tuple(c.symbol for c in cards))
+        object.__setattr__(self, "row_points", self.config.row_points)
         object.__setattr__(self, "card_slots", pair_slots)
         object.__setattr__(
             self, "setups", tuple(_side_setup(comps, i) for i in range(len(comps.garden_sides)))
@@ -349,7 +380,7 @@ class State:
         self.reach = [flood(ROW_MASK[1], occ) for occ in self.occupied]
         self.noble_rows = [[0] * N_COLS for _ in range(n)]
         self.noble_zone = [sum(NOBLE_ZONE[c][0] for c in range(N_COLS))] * n
-        self.score = [0] * n
+        self.score = [p * cfg.seat_bonus for p in range(n)]
         self.noble_points = [0] * n
         self.expansion_points = [0] * n
         self.n_gardeners = [0] * n
@@ -618,20 +649,23 @@ class State:
     def breakdown(self, p: int) -> ScoreBreakdown:
         """Score of seat `p` by source, end bonuses included as if the game ended now."""
         occupied = self.occupied[p]
-        rows_done = [r for r in ROW_BONUS if occupied & ROW_MASK[r] == ROW_MASK[r]]
+        config = self.game.config
+        row_points = self.game.row_points
+        rows_done = [r for r in row_points if occupied & ROW_MASK[r] == ROW_MASK[r]]
         cols_done = sum(occupied & m == m for m in COL_MASK)
         columns = self.setup[p].symbol_column
         nobles = self.noble_rows[p]
         return ScoreBreakdown(
             noble_points=self.noble_points[p],
             expansion_points=self.expansion_points[p],
-            row_bonus=sum(ROW_BONUS[r] for r in rows_done),
-            column_bonus=COLUMN_BONUS * cols_done,
+            row_bonus=sum(row_points[r] for r in rows_done),
+            column_bonus=config.column_bonus_points * cols_done,
             mission_points=sum(nobles[columns[m]] for m in self.missions[p]),
             gardeners=self.n_gardeners[p],
             rows_completed=len(rows_done),
             columns_completed=cols_done,
             noble_rows=tuple(nobles),
+            handicap_points=p * config.seat_bonus,
         )
 
     def returns(self) -> list[int]:

@@ -58,6 +58,7 @@ RESULT_SCHEMA: dict[str, pl.DataType] = {
     "rank": pl.Int8(),
     "winner": pl.Boolean(),
     "reshuffles": pl.Int16(),
+    "handicap_points": pl.Int16(),
 }
 
 TURN_SCHEMA: dict[str, pl.DataType] = {
@@ -155,6 +156,7 @@ def result_frame(
                     ranks[seat],
                     ranks[seat] == 1,
                     state.reshuffles,
+                    b.handicap_points,
                 )
             )
     return pl.DataFrame(rows, schema=RESULT_SCHEMA, orient="row")

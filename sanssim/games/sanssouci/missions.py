@@ -167,8 +167,8 @@ def _rank_stability(ctx: Context, held: pl.LazyFrame, findings: list[str]) -> li
                 r["mission"],
                 str(r["rank_b"]),
                 str(r["rank_a"]),
-                f"{fmt.interval(r['b_mean'], r['b_lo'], r['b_hi'], 2)}, n = {r['b_n']:,}",
-                f"{fmt.interval(r['a_mean'], r['a_lo'], r['a_hi'], 2)}, n = {r['a_n']:,}",
+                f"{fmt.ci(r, 'b', 2)}, n = {r['b_n']:,}",
+                f"{fmt.ci(r, 'a', 2)}, n = {r['a_n']:,}",
                 fmt.diff(r, "d", 2),
             ]
             for r in table.iter_rows(named=True)

@@ -9,15 +9,38 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import ConfigError
-from sanssim.games.base import GameType, Option, OptionValue
+from sanssim.games.base import GameType, Group, Option, OptionValue
 from sanssim.games.sanssouci import log, show
 from sanssim.games.sanssouci.components import SYMBOLS, TILE_SETS, Components
 from sanssim.games.sanssouci.data import load_components
-from sanssim.games.sanssouci.engine import MAX_PLAYERS, MIN_PLAYERS, Game, GameConfig, State
+from sanssim.games.sanssouci.engine import (
+    COLUMN_BONUS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ROW_BONUS,
+    Game,
+    GameConfig,
+    State,
+)
 from sanssim.games.sanssouci.render import render_garden
 from sanssim.games.sanssouci.view import PlayerView
 
 RANDOM_SIDES = "random"
+DEFAULT_ROW_POINTS = ",".join(map(str, ROW_BONUS.values()))
+# House-rule options recorded in the manifest only when they differ from the rulebook, so
+# that runs without them keep their run ids.
+HOUSE_RULES = ("row_bonus_points", "column_bonus_points", "seat_bonus")
+
+
+def parse_row_points(text: object) -> tuple[int, ...]:
+    """`8,7,6,5,4`: the end bonus of a complete row 2, 3, 4, 5 and 6."""
+    try:
+        values = tuple(int(v) for v in str(text).split(","))
+    except ValueError:
+        values = ()
+    if len(values) != len(ROW_BONUS):
+        raise ConfigError(f"row bonus must be 5 integers (rows 2-6) like 8,7,6,5,4, got {text!r}")
+    return values
 
 
 def parse_garden_sides(policy: object, n_players: int) -> tuple[str, ...] | None:
@@ -36,6 +59,34 @@ def parse_garden_sides(policy: object, n_players: int) -> tuple[str, ...] | None
     return tuple(ids)
 
 
+def mission_points(results: pl.LazyFrame, components: Components) -> pl.LazyFrame:
+    """One row per mission held: game_id, its symbol (`group`) and its points (`value`)."""
+    columns = pl.LazyFrame(
+        [
+            (side.id, symbol, c)
+            for side in components.garden_sides
+            for c, symbol in enumerate(side.columns)
+        ],
+        schema={"garden_side": pl.String, "group": pl.String, "col": pl.Int64},
+        orient="row",
+    )
+    return (
+        results.select(
+            "game_id", "garden_side", "noble_rows", group=pl.concat_list("mission_a", "mission_b")
+        )
+        .explode("group")
+        .join(columns, on=["garden_side", "group"])
+        .select(
+            "game_id", "group", value=pl.col("noble_rows").list.get(pl.col("col")).cast(pl.Float64)
+        )
+    )
+
+
+def _given(options: Mapping[str, OptionValue], name: str, default: int) -> int:
+    value = options.get(name)
+    return default if value is None else value  # type: ignore[return-value]
+
+
 class Sanssouci(GameType):
     name = "sanssouci"
     title = "Sanssouci"
@@ -50,6 +101,26 @@ class Sanssouci(GameType):
             RANDOM_SIDES,
             "`random`, one side id for every seat, or one id per seat (`1A,2B,...`)",
             label="sides",
+        ),
+        Option(
+            "row_bonus_points",
+            str,
+            DEFAULT_ROW_POINTS,
+            "house rule: end bonus of a complete row 2,3,4,5,6",
+            label="row bonuses",
+        ),
+        Option(
+            "column_bonus_points",
+            int,
+            COLUMN_BONUS,
+            "house rule: end bonus per complete column",
+            label="column bonus",
+        ),
+        Option(
+            "seat_bonus",
+            int,
+            0,
+            "seat compensation: seat k starts with k times this many points",
         ),
     )
     sources = log.SOURCES
@@ -74,6 +145,11 @@ class Sanssouci(GameType):
             duplicate_reshuffle=bool(options.get("duplicate_reshuffle", False)),
             tile_set=options.get("tile_set"),  # type: ignore[arg-type]
             garden_sides=parse_garden_sides(options.get("garden_sides"), n_players),
+            row_bonus_points=parse_row_points(
+                options.get("row_bonus_points") or DEFAULT_ROW_POINTS
+            ),
+            column_bonus_points=_given(options, "column_bonus_points", COLUMN_BONUS),
+            seat_bonus=_given(options, "seat_bonus", 0),
         )
         return Game(config, components)
 
@@ -82,15 +158,23 @@ class Sanssouci(GameType):
     ) -> dict[str, Any]:
         config = self.new_game(n_players, options, components).config
         sides = config.garden_sides
-        return {
+        recorded = {
             "expansion": config.expansion,
             "duplicate_reshuffle": config.duplicate_reshuffle,
             "tile_set": config.resolved_tile_set,
             "garden_sides": RANDOM_SIDES if sides is None else list(sides),
         }
+        house = {
+            "row_bonus_points": ",".join(map(str, config.row_bonus_points)),
+            "column_bonus_points": config.column_bonus_points,
+            "seat_bonus": config.seat_bonus,
+        }
+        return recorded | {k: v for k, v in house.items() if v != self.option(k).default}
 
     def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
         options = super().options_from_config(config)
+        for name in HOUSE_RULES:
+            options.setdefault(name, self.option(name).default)
         sides = options.get("garden_sides")
         if isinstance(sides, list):
             options["garden_sides"] = ",".join(sides)
@@ -98,9 +182,14 @@ class Sanssouci(GameType):
 
     def strategies(self) -> dict[str, type]:
         from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
-        from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+        from sanssim.games.sanssouci.strategies.heuristic import (
+            HeuristicStrategy,
+            TunedHeuristicStrategy,
+        )
 
-        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
+        return {
+            cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy, TunedHeuristicStrategy)
+        }
 
     def replay(
         self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
@@ -130,6 +219,15 @@ class Sanssouci(GameType):
             f"seat {view.seat} holds {hand}; missions {missions}; score {view.score(view.seat)}",
             render_garden(view._state, view.seat),
         ]
+
+    def groups(self) -> dict[str, Group]:
+        return {
+            "mission": Group(
+                "points of a mission card held, grouped by its symbol (the row of the noble "
+                "in that symbol's column at the end)",
+                mission_points,
+            )
+        }
 
     def report_sections(self) -> tuple:
         from sanssim.games.sanssouci import balance, flow, missions, tiles

@@ -42,7 +42,8 @@ def show(
         out.append(
             f"  seat {r['seat']}: {r['total']} (nobles {r['noble_points']}, expansion "
             f"{r['expansion_points']}, rows {r['row_bonus']}, columns {r['column_bonus']}, "
-            f"missions {r['mission_points']}), {r['gardeners']} gardeners, rank {r['rank']}"
+            f"missions {r['mission_points']}{_handicap(r)}), {r['gardeners']} gardeners, "
+            f"rank {r['rank']}"
         )
     return out
 
@@ -110,3 +111,9 @@ def position_after(final: State, rows: list[dict[str, Any]], turn: int) -> State
             position.noble_rows[seat][row["noble_col"]] = row["noble_to"]
         position.score[seat] = row["score"]
     return position
+
+
+def _handicap(row: dict) -> str:
+    """The seat-bonus starting points, when the run gave any (older runs lack the column)."""
+    points = row.get("handicap_points")
+    return f", handicap {points}" if points else ""

@@ -25,6 +25,7 @@ from sanssim.games.base import legal_index
 from sanssim.games.seikatsu.components import (
     KOI,
     NEIGHBOUR_STEPS,
+    TIE_BREAKS,
     Components,
     coordinate,
     default_components,
@@ -40,10 +41,13 @@ CHUNKS = 4  # lookups that turn a frontier mask into actions (ceil(cells / 4) bi
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """What a game is played with: the player count and the tournament variant."""
+    """What a game is played with: the player count and the tournament variant. House
+    rules for tuning: `set_points` and `tie_break` override the component data's."""
 
     n_players: int = 2
     tournament: bool = False
+    set_points: tuple[int, ...] | None = None
+    tie_break: str | None = None
 
     def validate(self, components: Components) -> None:
         n = self.n_players
@@ -54,6 +58,21 @@ class GameConfig:
             )
         if not isinstance(self.tournament, bool):
             raise ConfigError(f"tournament must be true or false, got {self.tournament!r}")
+        table = self.set_points
+        size = len(components.set_points)
+        if table is not None and (
+            not isinstance(table, tuple)
+            or len(table) != size
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in table)
+            or not all(0 <= v <= 1000 for v in table)
+        ):
+            raise ConfigError(
+                f"set points must be {size} integers 0-1000 (sets of 0..{size - 1}), got {table!r}"
+            )
+        if self.tie_break is not None and self.tie_break not in TIE_BREAKS:
+            raise ConfigError(
+                f"tie break must be one of {', '.join(TIE_BREAKS)}, got {self.tie_break!r}"
+            )
 
 
 class TurnRecord(NamedTuple):
@@ -164,7 +183,8 @@ class Game:
         set_("n_sides", n_sides)
         set_("side_pagoda", tuple(seat_pagoda[side.index(k)] for k in range(n_sides)))
         set_("last_seat", last_seat)
-        set_("set_points", comps.set_points)
+        set_("set_points", self.config.set_points or comps.set_points)
+        set_("tie_break", self.config.tie_break or comps.tie_break)
         set_("starts", tuple(index[c] for c in comps.start_spaces[n]))
         set_("turns", len(cells) - len(comps.start_spaces[n]))
         names_to_kind = {name: k for k, name in enumerate(self.kind_names)}
@@ -208,8 +228,9 @@ class Game:
 
     def ranks_of(self, totals: list[int]) -> list[int]:
         """Each seat's rank from its side's total: total first, then the tie-break of
-        the component data by each side's last seat in turn order; never shared."""
-        later = self.components.tie_break == "later_in_turn_order"
+        the component data (or the house rule) by each side's last seat in turn order;
+        never shared."""
+        later = self.tie_break == "later_in_turn_order"
         last = self.last_seat
         order = sorted(
             range(self.n_sides),

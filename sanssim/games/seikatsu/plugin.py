@@ -8,19 +8,57 @@ from typing import Any
 
 import polars as pl
 
+from sanssim.errors import ConfigError
 from sanssim.games.base import GameType, Option, OptionValue, replayed_show
 from sanssim.games.seikatsu import log
-from sanssim.games.seikatsu.components import Components, load_components
+from sanssim.games.seikatsu.components import TIE_BREAKS, Components, load_components
 from sanssim.games.seikatsu.engine import Game, GameConfig, State
 from sanssim.games.seikatsu.render import legend, render_garden, render_state
 from sanssim.games.seikatsu.view import PlayerView
+
+FROM_COMPONENTS = "components"  # a house rule left to the component data
+HOUSE_RULES = ("set_points", "tie_break")
+
+
+def _given(options: Mapping[str, OptionValue], name: str) -> OptionValue:
+    """A house rule's value, None when it is left to the component data."""
+    value = options.get(name)
+    return None if value in (None, FROM_COMPONENTS) else value
+
+
+def parse_set_points(text: object) -> tuple[int, ...]:
+    """`0,1,3,6,10,15,21`: a row's points by the size of its largest flower set."""
+    try:
+        return tuple(int(v) for v in str(text).split(","))
+    except ValueError:
+        raise ConfigError(
+            f"set points must be integers like 0,1,3,6,10,15,21, got {text!r}"
+        ) from None
 
 
 class Seikatsu(GameType):
     name = "seikatsu"
     title = "Seikatsu"
     min_players, max_players = 2, 4
-    options = (Option("tournament", bool, False, "tournament mode: the koi are dealt face up"),)
+    options = (
+        Option("tournament", bool, False, "tournament mode: the koi are dealt face up"),
+        Option(
+            "set_points",
+            str,
+            FROM_COMPONENTS,
+            "house rule: points of a row's flower set of 0, 1, ..., 6 tiles, like "
+            "0,1,3,6,10,15,21 (`components`: the component data's)",
+            label="set points",
+        ),
+        Option(
+            "tie_break",
+            str,
+            FROM_COMPONENTS,
+            "seat compensation: who wins a tie on total (`components`: the component data's)",
+            (FROM_COMPONENTS, *TIE_BREAKS),
+            label="tie break",
+        ),
+    )
     sources = ("bird_points", "flower_points")
     log = log
     view_class = PlayerView
@@ -36,11 +74,30 @@ class Seikatsu(GameType):
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
     ) -> Game:
-        config = GameConfig(n_players=n_players, tournament=bool(options.get("tournament")))
+        table, tie_break = (_given(options, name) for name in HOUSE_RULES)
+        config = GameConfig(
+            n_players=n_players,
+            tournament=bool(options.get("tournament")),
+            set_points=None if table is None else parse_set_points(table),
+            tie_break=tie_break,  # type: ignore[arg-type]
+        )
         return Game(config, components)
 
     def sides(self, game: Game) -> tuple[int, ...]:
         return tuple(game.side)
+
+    def config_options(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Components
+    ) -> dict[str, Any]:
+        """House rules are recorded only when given, so other runs keep their run ids."""
+        recorded = {"tournament": bool(options.get("tournament"))}
+        return recorded | {k: _given(options, k) for k in HOUSE_RULES if _given(options, k)}
+
+    def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
+        options = super().options_from_config(config)
+        for name in HOUSE_RULES:
+            options.setdefault(name, FROM_COMPONENTS)
+        return options
 
     def strategies(self) -> dict[str, type]:
         from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy

@@ -130,6 +130,9 @@ class GameConfig:
     gold_tokens: int = 5
     nobles: int | None = None
     max_rounds: int = 100
+    later_seat_gold: int = 0  # seat compensation: gold each seat after the first starts with
+    later_seat_gems: int = 0  # and gem tokens, one of each colour from the first on
+    ties_to_later_seat: bool = False  # seat compensation: a tie on points goes to the later seat
 
     @property
     def resolved_gem_tokens(self) -> int:
@@ -154,16 +157,37 @@ class GameConfig:
             _check_range("nobles", self.nobles, 1, limit)
         elif n + 1 > limit:
             raise ConfigError(f"{n} players need {n + 1} nobles, the components have {limit}")
+        _check_range("later_seat_gold", self.later_seat_gold, 0, 127)
+        _check_range("later_seat_gems", self.later_seat_gems, 0, N_GEMS)
+        if not isinstance(self.ties_to_later_seat, bool):
+            raise ConfigError(
+                f"ties_to_later_seat must be true or false, got {self.ties_to_later_seat!r}"
+            )
+        if self.later_seat_gems and self.resolved_gem_tokens < n - 1:
+            raise ConfigError(
+                f"later_seat_gems for {n - 1} later seats needs {n - 1} tokens per colour, "
+                f"there are {self.resolved_gem_tokens}"
+            )
+        if (n - 1) * self.later_seat_gold > self.gold_tokens:
+            raise ConfigError(
+                f"later_seat_gold {self.later_seat_gold} for {n - 1} later seats needs "
+                f"{(n - 1) * self.later_seat_gold} gold tokens, there are {self.gold_tokens}"
+            )
 
     def variants(self) -> dict[str, int | None]:
-        """The manifest's `variants`: the rule parameters, defaults left as null."""
-        return {
+        """The manifest's `variants`: the rule parameters, defaults left as null; the seat
+        compensation only when given, so that runs without it keep their run ids."""
+        variants = {
             "target_points": self.target_points,
             "gem_tokens": self.gem_tokens,
             "gold_tokens": self.gold_tokens,
             "nobles": self.nobles,
             "max_rounds": self.max_rounds,
         }
+        for name in ("later_seat_gold", "later_seat_gems", "ties_to_later_seat"):
+            if getattr(self, name):
+                variants[name] = getattr(self, name)
+        return variants
 
 
 def _is_int(value: object) -> bool:
@@ -280,8 +304,13 @@ class State:
         self.turn = 0
         self.current = 0
         gems = cfg.resolved_gem_tokens
-        self.supply = [gems] * N_GEMS + [cfg.gold_tokens]
-        self.tokens = [[0] * (N_GEMS + 1) for _ in range(n)]
+        gold, given = cfg.later_seat_gold, cfg.later_seat_gems
+        later = [int(c < given) for c in range(N_GEMS)] + [gold]
+        self.supply = [
+            total - (n - 1) * k
+            for total, k in zip([gems] * N_GEMS + [cfg.gold_tokens], later, strict=True)
+        ]
+        self.tokens = [list(later) if p else [0] * (N_GEMS + 1) for p in range(n)]
         self.bonus = [[0] * N_GEMS for _ in range(n)]
         self.points = [0] * n
         self.cards_bought = [0] * n
@@ -676,8 +705,13 @@ class State:
         return list(self.points)
 
     def ranks(self) -> list[int]:
-        """1 = best: more points, then fewer cards bought; still tied shares the rank."""
-        keys = [(pts, -cards) for pts, cards in zip(self.points, self.cards_bought, strict=True)]
+        """1 = best: more points, then fewer cards bought; still tied shares the rank. With
+        `ties_to_later_seat`, a tie on points goes to the later seat before the cards count."""
+        later = self.game.config.ties_to_later_seat
+        keys = [
+            (pts, seat if later else 0, -cards)
+            for seat, (pts, cards) in enumerate(zip(self.points, self.cards_bought, strict=True))
+        ]
         return [1 + sum(other > mine for other in keys) for mine in keys]
 
     def describe(self, action: object) -> str:

@@ -15,7 +15,19 @@ from sanssim.games.splendor.engine import MAX_PLAYERS, MIN_PLAYERS, Game, GameCo
 from sanssim.games.splendor.render import LEGEND, render_player, render_state
 from sanssim.games.splendor.view import PlayerView
 
-PARAMETERS = ("target_points", "gem_tokens", "gold_tokens", "nobles", "max_rounds")
+PARAMETERS = (
+    "target_points",
+    "gem_tokens",
+    "gold_tokens",
+    "nobles",
+    "max_rounds",
+    "later_seat_gold",
+    "later_seat_gems",
+    "ties_to_later_seat",
+)
+
+
+SEAT_COMPENSATIONS = {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}
 
 
 class Splendor(GameType):
@@ -28,6 +40,28 @@ class Splendor(GameType):
         Option("gold_tokens", int, 5, "gold tokens"),
         Option("nobles", int, None, "nobles revealed (default: players + 1)"),
         Option("max_rounds", int, 100, "round cap that guarantees the game ends"),
+        Option(
+            "later_seat_gold",
+            int,
+            0,
+            "seat compensation: gold tokens (from the supply) each seat after the first "
+            "starts with",
+            label="later-seat gold",
+        ),
+        Option(
+            "later_seat_gems",
+            int,
+            0,
+            "seat compensation: gem tokens (from the supply) each seat after the first starts "
+            "with, one of each colour from white on (0-5)",
+            label="later-seat gems",
+        ),
+        Option(
+            "ties_to_later_seat",
+            bool,
+            False,
+            "seat compensation: a tie on points goes to the later seat (before fewest cards)",
+        ),
     )
     sources = ("card_points", "noble_points")
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
@@ -56,7 +90,10 @@ class Splendor(GameType):
 
     def options_from_config(self, config: Mapping[str, Any]) -> dict[str, OptionValue]:
         variants = config.get("variants") or {}
-        return {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
+        options = {k: variants[k] for k in PARAMETERS if variants.get(k) is not None}
+        for name, default in SEAT_COMPENSATIONS.items():  # recorded only when given
+            options.setdefault(name, default)
+        return options
 
     def strategies(self) -> dict[str, type]:
         from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy

@@ -1,0 +1,276 @@
+"""What `sanssim tune` optimises: an objective measured on a candidate's games.
+
+Every objective reads a candidate's games as one row per deal (a game seed, shared by every
+candidate measured in the same round) with a few per-deal columns, and is a function of
+those columns' means: the win share of the tuned seat against a fixed line-up (`against`,
+maximised), the largest gap between a seat's win share and 1/players (`seat-balance`), the
+distance of a metric's mean from a target (`target:METRIC=VALUE`), and the spread (largest
+minus smallest) of a grouped measure's group means (`spread:GROUP`), all minimised.
+
+Intervals: `against` is a plain mean, so its interval is the t interval of
+`precision.achieved`, and best-minus-default is that of the per-deal paired differences.
+The others are maxima and distances of means, whose sampling distributions no formula here
+covers; they get percentile bootstrap intervals over deals (seeded, so a tune is
+deterministic), and paired differences resample the same deals for both candidates. Such
+objectives are biased upwards near zero (the largest of several noisy gaps is larger than
+the largest true gap): compare candidates on the same number of games, as tune does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from sanssim.analysis.precision import METRICS, achieved, outcomes
+from sanssim.errors import SanssimError
+from sanssim.games.base import GameType
+
+Kind = Literal["against", "seat-balance", "target", "spread"]
+KEYS = ("deal", "game_id")  # a deal: its master seed's tag and the game index
+LENGTH_METRICS = ("turns", "rounds")  # from the turn log when results lack the column
+REPLICATES = 1000
+_TARGET = re.compile(r"^target:(?P<metric>[A-Za-z0-9_]+)=(?P<value>.+)$")
+
+
+class ObjectiveError(SanssimError):
+    """An objective that cannot be measured for this game."""
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A parsed objective. `sign` is +1 when larger is better, -1 when smaller is."""
+
+    text: str
+    kind: Kind
+    n_players: int
+    metric: str = ""
+    value: float = 0.0
+    group: str = ""
+    group_doc: str = ""  # what the grouped measure is, as the game declares it
+    results_columns: tuple[str, ...] = ()  # the game's numeric results columns
+
+    @property
+    def sign(self) -> int:
+        return 1 if self.kind == "against" else -1
+
+    @property
+    def goal(self) -> str:
+        return "maximise" if self.sign > 0 else "minimise"
+
+    @property
+    def needs_turns(self) -> bool:
+        """A game length that only the turn log holds."""
+        return (
+            self.kind == "target"
+            and self.metric in LENGTH_METRICS
+            and self.metric not in self.results_columns
+        )
+
+    def describe(self) -> str:
+        """The objective in words, with its direction."""
+        fair = f"{100 / self.n_players:.1f}%"
+        return {
+            "against": f"win share of the tuned seat, every seat rotation (maximise; fair {fair})",
+            "seat-balance": "largest |seat win share - 1/players| over seats (minimise)",
+            "target": f"|mean {self.metric} - {self.value:g}| (minimise)",
+            "spread": f"largest minus smallest group mean of {self.group}, {self.group_doc} "
+            "(minimise)",
+        }[self.kind]
+
+    def per_deal(self, parts: Sequence[Part]) -> pl.DataFrame:
+        """One row per deal of a candidate's games: the keys and the objective's columns."""
+        frames = [self._columns(part).with_columns(deal=pl.lit(part.deal)) for part in parts]
+        return pl.concat(frames, how="diagonal_relaxed").fill_null(0.0).sort(KEYS)
+
+    def _columns(self, part: Part) -> pl.DataFrame:
+        results = part.results
+        if self.kind == "against":
+            share = _win_share().filter(pl.col("seat") == part.seat).first().alias("x")
+            return results.group_by("game_id").agg(share).collect()
+        if self.kind == "seat-balance":
+            names = [f"seat{s}_win" for s in range(self.n_players)]
+            return outcomes(results, names).rename({n: f"w{s}" for s, n in enumerate(names)})
+        if self.kind == "target":
+            return self._metric(part).select("game_id", pl.col(self.metric).alias("m"))
+        values = part.groups.group_by("game_id", "group").agg(
+            s=pl.col("value").sum(), c=pl.len().cast(pl.Float64)
+        )
+        long = values.unpivot(["s", "c"], index=["game_id", "group"]).with_columns(
+            pl.format("{}:{}", "variable", "group").alias("column")
+        )
+        return long.collect().pivot("column", index="game_id", values="value", sort_columns=True)
+
+    def _metric(self, part: Part) -> pl.DataFrame:
+        if self.metric in METRICS:
+            return outcomes(part.results, [self.metric])
+        if self.metric in self.results_columns:
+            value = pl.col(self.metric).cast(pl.Float64).mean()
+            return part.results.group_by("game_id").agg(value).collect()
+        if part.turns is None:
+            raise ObjectiveError(f"metric {self.metric!r} needs the turn log")
+        length = pl.len() if self.metric == "turns" else pl.col("round").max()
+        return (
+            part.turns.group_by("game_id").agg(length.cast(pl.Float64).alias(self.metric)).collect()
+        )
+
+    def score(self, means: Mapping[str, float]) -> float:
+        """The objective from the per-deal columns' means."""
+        if self.kind == "against":
+            return means["x"]
+        if self.kind == "seat-balance":
+            return max(abs(means[f"w{s}"] - 1 / self.n_players) for s in range(self.n_players))
+        if self.kind == "target":
+            return abs(means["m"] - self.value)
+        groups = [c[2:] for c in means if c.startswith("s:")]
+        values = [means[f"s:{g}"] / means[f"c:{g}"] for g in groups if means.get(f"c:{g}", 0) > 0]
+        return max(values) - min(values) if values else float("nan")
+
+
+@dataclass(frozen=True)
+class Part:
+    """Games of one arm of a candidate: `deal` tags its master seed; `seat` is the tuned
+    seat (against); `groups` the grouped measure's rows (spread)."""
+
+    deal: str
+    results: pl.LazyFrame
+    turns: pl.LazyFrame | None = None
+    seat: int = 0
+    groups: pl.LazyFrame | None = None
+
+
+def _win_share() -> pl.Expr:
+    win = pl.col("winner").cast(pl.Float64)
+    return win / win.sum()
+
+
+def parse(text: str | None, against: str | None, game_type: GameType, n_players: int) -> Objective:
+    """`--objective TEXT` or `--against SPEC` (which implies the `against` objective);
+    one-line ObjectiveErrors for anything else."""
+    if against is not None:
+        if text not in (None, "against"):
+            raise ObjectiveError(f"--against measures win share; drop --objective {text}")
+        return Objective("against", "against", n_players)
+    if text is None:
+        raise ObjectiveError(
+            "give --objective (seat-balance, target:METRIC=VALUE, spread:GROUP) or --against SPEC"
+        )
+    text = text.strip()
+    columns = tuple(
+        name
+        for name, dtype in game_type.result_schema.items()
+        if dtype.is_numeric() and name not in ("game_id", "game_seed", "seat", "n_players", "rank")
+    )
+    if text == "seat-balance":
+        return Objective(text, "seat-balance", n_players)
+    if text == "against":
+        raise ObjectiveError("the against objective needs --against SPEC")
+    match = _TARGET.match(text)
+    if match:
+        metric = match["metric"]
+        known = [*METRICS, *columns, *(m for m in LENGTH_METRICS if m not in columns)]
+        if metric not in known:
+            raise ObjectiveError(
+                f"--objective {text!r}: unknown metric {metric!r} (known: {', '.join(known)})"
+            )
+        try:
+            value = float(match["value"])
+        except ValueError:
+            raise ObjectiveError(f"--objective {text!r}: the target must be a number") from None
+        return Objective(
+            text, "target", n_players, metric=metric, value=value, results_columns=columns
+        )
+    if text.startswith("spread:"):
+        group = text.removeprefix("spread:")
+        groups = game_type.groups()
+        if group not in groups:
+            known = ", ".join(groups) or "none"
+            raise ObjectiveError(
+                f"--objective {text!r}: {game_type.name} has no group {group!r} (groups: {known})"
+            )
+        return Objective(text, "spread", n_players, group=group, group_doc=groups[group].doc)
+    raise ObjectiveError(
+        f"unknown objective {text!r} "
+        "(seat-balance, target:METRIC=VALUE, spread:GROUP, or --against SPEC)"
+    )
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An objective's estimate with its 95% interval, over `n` deals."""
+
+    estimate: float
+    lo: float
+    hi: float
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"estimate": self.estimate, "lo": self.lo, "hi": self.hi, "n": self.n}
+
+
+def _value_columns(frame: pl.DataFrame) -> list[str]:
+    return [c for c in frame.columns if c not in KEYS]
+
+
+def estimate(objective: Objective, deals: pl.DataFrame, seed: int) -> Estimate:
+    """The objective on a candidate's deals, with its 95% interval."""
+    columns = _value_columns(deals)
+    matrix = deals.select(columns).to_numpy().astype(float)
+    point = objective.score(_means(columns, matrix))
+    if objective.kind == "against":
+        result = achieved(deals["x"], "mean")
+        return Estimate(point, result["lo"], result["hi"], result["n"])
+    lo, hi = _percentiles(_replicates(objective, [(columns, matrix)], seed))
+    return Estimate(point, lo, hi, deals.height)
+
+
+def difference(objective: Objective, a: pl.DataFrame, b: pl.DataFrame, seed: int) -> Estimate:
+    """Objective of a minus that of b, paired on the deals both played, with its interval."""
+    columns = sorted(set(_value_columns(a)) | set(_value_columns(b)))
+    both = a.join(b, on=list(KEYS), suffix="__b")
+    sides = [
+        both.select(
+            pl.col(f"{c}{suffix}") if f"{c}{suffix}" in both.columns else pl.lit(0.0)
+            for c in columns
+        )
+        .fill_null(0.0)
+        .to_numpy()
+        .astype(float)
+        for suffix in ("", "__b")
+    ]
+    left, right = sides
+    point = objective.score(_means(columns, left)) - objective.score(_means(columns, right))
+    if objective.kind == "against":
+        result = achieved(both["x"] - both["x__b"], "mean")
+        return Estimate(point, result["lo"], result["hi"], result["n"])
+    draws = _replicates(objective, [(columns, left), (columns, right)], seed)
+    lo, hi = _percentiles(draws)
+    return Estimate(point, lo, hi, both.height)
+
+
+def _replicates(
+    objective: Objective, sides: list[tuple[list[str], np.ndarray]], seed: int
+) -> np.ndarray:
+    """Bootstrap replicates of the objective (or, for two sides resampled on the same deals,
+    of their difference)."""
+    n = sides[0][1].shape[0]
+    rng = np.random.default_rng(seed)
+    out = np.empty(REPLICATES)
+    for i in range(REPLICATES):
+        rows = rng.integers(0, n, n)
+        values = [objective.score(_means(columns, matrix[rows])) for columns, matrix in sides]
+        out[i] = values[0] - values[1] if len(values) == 2 else values[0]
+    return out
+
+
+def _means(columns: list[str], matrix: np.ndarray) -> dict[str, float]:
+    return dict(zip(columns, matrix.mean(axis=0), strict=True))
+
+
+def _percentiles(draws: np.ndarray) -> tuple[float, float]:
+    lo, hi = np.nanpercentile(draws, [2.5, 97.5])
+    return float(lo), float(hi)

@@ -1,0 +1,244 @@
+"""A tune's search in words, tables and figures: the printed summary of `sanssim tune` and
+the report section that appears when `tune.json` lies beside the reported runs.
+
+Nothing here knows a game: it reads tune.json (see `sanssim.runner.tune`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sanssim.analysis import figures, fmt, paired
+from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.section import Context, Section
+
+TUNE = "tune.json"
+SHOWN = 8  # candidates listed in the printed summary
+
+
+def _scale(data: dict[str, Any]) -> tuple[float, str]:
+    """Win shares read as percentages, other objectives in their own unit."""
+    return (100.0, "%") if data["objective"]["kind"] in ("against", "seat-balance") else (1.0, "")
+
+
+def interval(data: dict[str, Any], est: dict[str, Any], signed: bool = False) -> str:
+    """`estimate [lo, hi], n = deals`; a difference of percentages in points."""
+    scale, unit = _scale(data)
+    unit = " pp" if signed and unit else unit
+    text = fmt.interval(
+        scale * est["estimate"], scale * est["lo"], scale * est["hi"], signed=signed, unit=unit
+    )
+    return f"{text}, n = {est['n']:,}"
+
+
+def _values(candidate: dict[str, Any]) -> str:
+    text = ", ".join(f"{k}={v}" for k, v in candidate["values"].items())
+    return f"{text} (default)" if candidate["default"] else text
+
+
+def verdict_line(data: dict[str, Any]) -> str:
+    """Whether the best differs from the default on the fresh deals."""
+    final = data["final"]
+    diff = final["best_vs_default"]
+    best = data["candidates"][final["best"]]
+    return (
+        f"best {best['label']} ({_values(best)}) minus default on fresh deals, paired game "
+        f"by game: {interval(data, diff, signed=True)}: {diff['verdict']} "
+        f"(objective: {data['objective']['goal']})"
+    )
+
+
+def summary_lines(data: dict[str, Any]) -> list[str]:
+    """The printed summary: the search, the finalists on fresh deals, the verdict."""
+    lines = [
+        f"objective: {data['objective']['describe']}",
+        f"games: {data['spent']:,} of a budget of {data['budget']:,}; "
+        f"{len(data['candidates'])} candidates, {_rounds(data)} of halving",
+    ]
+    for r in data["rounds"]:
+        lines.append(
+            f"  round {r['round']}: {len(r['measured'])} candidates x {r['deals']:,} deals, "
+            f"kept {', '.join(data['candidates'][c]['label'] for c in r['kept'])}"
+        )
+    ranked = [c for c in data["candidates"] if "halving" in c]
+    ranked.sort(key=lambda c: (-c["rounds"], _order(data, c["halving"]["estimate"])))
+    lines.append("\nbest candidates (all deals of the rounds they played, 95% CI):")
+    for c in ranked[:SHOWN]:
+        lines.append(f"  {c['label']}  {interval(data, c['halving'])}  {_values(c)}")
+    if "final" in data:
+        lines.append("\nre-measured on fresh deals (95% CI):")
+        for cid in data["final"]["measured"]:
+            c = data["candidates"][cid]
+            lines.append(f"  {c['label']}  {interval(data, c['final'])}  {_values(c)}")
+        lines.append("\n" + verdict_line(data))
+    return lines
+
+
+def _rounds(data: dict[str, Any]) -> str:
+    count = len(data["rounds"])
+    return f"{count} round{'s' if count != 1 else ''}"
+
+
+def _order(data: dict[str, Any], estimate: float) -> float:
+    return -estimate if data["objective"]["goal"] == "maximise" else estimate
+
+
+def _find(ctx: Context) -> list[tuple[Path, dict[str, Any]]]:
+    """tune.json files beside the reported runs."""
+    found = []
+    for folder in sorted({run.path.parent.resolve() for run in ctx.data.runs}):
+        path = folder / TUNE
+        if path.is_file():
+            try:
+                found.append((folder, json.loads(path.read_text(encoding="utf-8"))))
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def build(ctx: Context) -> Section:
+    """The search: objective by candidate and by budget spent, and best against default."""
+    blocks: list[Block] = []
+    findings: list[str] = []
+    for i, (folder, data) in enumerate(_find(ctx)):
+        if data.get("status") != "complete":
+            blocks.append(Para(f"{folder.name}: the tune is not complete; resume it first."))
+            continue
+        blocks += _search(ctx, folder, data, f"tune{i}" if i else "tune", findings)
+    if blocks:
+        blocks.insert(0, Heading(2, "Tuning search"))
+    return Section(blocks, [], findings)
+
+
+def _search(
+    ctx: Context, folder: Path, data: dict[str, Any], name: str, findings: list[str]
+) -> list[Block]:
+    scale, unit = _scale(data)
+    space = "; ".join(
+        f"{d['name']} in {('..' if d['range'] else '|').join(map(str, d['domain']))}"
+        for d in data["space"]
+    )
+    blocks: list[Block] = [
+        Para(
+            f"`sanssim tune` searched {space} for the best value of: "
+            f"{data['objective']['describe']}. {len(data['candidates'])} candidates (the "
+            f"default first), {_rounds(data)} of successive halving on shared "
+            f"deals, then the {len(data['final']['measured']) - 1} best and the default on "
+            f"fresh deals; {data['spent']:,} games of a budget of {data['budget']:,}. Each "
+            "interval is 95%, n = games."
+        )
+    ]
+    rows = []
+    for c in data["candidates"]:
+        rows.append(
+            [
+                c["label"],
+                _values(c),
+                str(c["rounds"]),
+                f"{c['games']:,}",
+                interval(data, c["halving"]) if "halving" in c else "–",
+                interval(data, c["final"]) if "final" in c else "–",
+            ]
+        )
+    blocks.append(
+        Table(["candidate", "values", "rounds", "games", "halving estimate", "fresh deals"], rows)
+    )
+    labels = [c["label"] for c in data["candidates"] if "halving" in c]
+    halving = {c["label"]: c["halving"] for c in data["candidates"] if "halving" in c}
+    fresh = {c["label"]: c["final"] for c in data["candidates"] if "final" in c}
+    series = [
+        figures.Series(title, *_scaled([source.get(lb) for lb in labels], scale), colour=colour)
+        for title, source, colour in (
+            ("shared deals of the halving rounds", halving, "#1f77b4"),
+            ("fresh deals", fresh, "#d62728"),
+        )
+    ]
+    by_candidate = ctx.figure(f"{name}_by_candidate")
+    default = data["candidates"][0]
+    reference = scale * default["final"]["estimate"] if "final" in default else None
+    figures.intervals(
+        by_candidate,
+        "Objective by candidate",
+        labels,
+        series,
+        f"{data['objective']['text']} ({unit or 'value'}, 95% CI)",
+        reference=reference,
+    )
+    spent = [r["spent_after"] for r in data["rounds"]]
+    best = [
+        r["estimates"][str(r["ranking"][0])] if r["ranking"] else r["estimates"]["0"]
+        for r in data["rounds"]
+    ]
+    defaults = [r["estimates"]["0"] for r in data["rounds"]]
+    by_budget = ctx.figure(f"{name}_by_budget")
+    figures.lines(
+        by_budget,
+        "Objective by budget spent",
+        spent,
+        [
+            figures.Series(label, *_scaled(ests, scale))
+            for label, ests in (("leader after the round", best), ("default", defaults))
+        ],
+        "games played so far",
+        f"{data['objective']['text']} ({unit or 'value'})",
+    )
+    verdict = verdict_line(data)
+    findings.append(f"Tuning: {verdict}.")
+    blocks += [
+        Figure(
+            by_candidate.name,
+            "Each candidate's objective on the shared deals of the rounds it played, and on "
+            "fresh deals for the finalists; the dashed line is the default on fresh deals.",
+        ),
+        Figure(
+            by_budget.name,
+            "The round leader's and the default's objective after each round of halving, by "
+            "games played.",
+        ),
+        Para(f"Best against default: {verdict}."),
+    ]
+    return blocks + _other_metrics(folder, data)
+
+
+def _scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[float | None]]:
+    """Estimates, lower and upper ends in the objective's unit (None where not measured)."""
+    return [
+        [None if est is None else scale * est[key] for est in estimates]
+        for key in ("estimate", "lo", "hi")
+    ]
+
+
+def _other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
+    """What the best changes besides the objective: the paired differences of the generic
+    per-game metrics on the fresh deals (for --against, the rotation with the tuned strategy
+    in seat 0)."""
+    suffix = "-s0" if data["objective"]["kind"] == "against" else ""
+    best = data["candidates"][data["final"]["best"]]["label"]
+    paths = [folder / f"{label}-final{suffix}" / "results" for label in (best, "c000")]
+    frames = [pl.scan_parquet(sorted(p.glob("*.parquet"))) for p in paths]
+    names = frames[0].collect_schema().names()
+    comparison = paired.compare(*frames, length="rounds" if "rounds" in names else None)
+    rows = [
+        [
+            r["metric"],
+            f"{r['mean_a']:.4g}",
+            f"{r['mean_b']:.4g}",
+            fmt.diff({"x_d": r["diff"], "x_lo": r["lo"], "x_hi": r["hi"]}, "x", 2),
+            str(r["n_a"]),
+        ]
+        for r in comparison.table.iter_rows(named=True)
+    ]
+    return [
+        Para(
+            f"Other metrics, {best} minus the default on the same fresh deals "
+            f"({comparison.reason}): mean_total is the mean final score, seatK_win seat K's "
+            "win share, length the rounds played (where the game logs them)."
+        ),
+        Table(["metric", best, "default", "difference (95% CI)", "games"], rows),
+    ]
+
+
+SECTIONS = (build,)

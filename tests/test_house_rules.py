@@ -1,0 +1,125 @@
+"""House-rule and seat-compensation options (for `sanssim tune`): each changes the game as
+its rule says on a hand-built position, and its default leaves the game as it was."""
+
+from __future__ import annotations
+
+import pytest
+from positions import col_squares, row_squares
+from splendor_positions import fresh
+from test_rules import position
+
+from sanssim.errors import ConfigError
+from sanssim.games import get_game
+from sanssim.games.sanssouci import Game, GameConfig
+from sanssim.games.splendor.engine import GOLD
+from sanssim.runner.config import build_config
+from sanssim.runner.play import play_game
+
+# Rulebook example: row 3 and columns 2 and 3 complete, nobles in rows 3 and 5.
+EXAMPLE = row_squares(3) + col_squares(2, range(2, 7)) + col_squares(3, range(2, 7))
+
+
+def example(**rules: object):
+    state = position(
+        tiles={0: EXAMPLE}, nobles={0: {2: 3, 3: 5}}, missions={0: ("pavilion", "topiary")}
+    )
+    game = Game(GameConfig(n_players=2, garden_sides=("1A",), **rules), state.game.components)
+    state.game = game
+    return state
+
+
+def test_sanssouci_row_and_column_bonus_options_score_complete_rows_and_columns():
+    b = example(row_bonus_points=(1, 2, 3, 4, 5), column_bonus_points=9).breakdown(0)
+    assert (b.row_bonus, b.column_bonus, b.mission_points) == (2, 18, 8)  # row 3 is worth 2
+    assert example().breakdown(0).total == 25  # the rulebook's 7 + 10 + 8
+
+
+def test_sanssouci_seat_bonus_adds_k_times_the_bonus_to_seat_k():
+    game = Game(GameConfig(n_players=3, seat_bonus=4))
+    state = game.new_state(1)
+    assert state.score == [0, 4, 8]
+    assert [state.breakdown(p).handicap_points for p in range(3)] == [0, 4, 8]
+    assert [state.breakdown(p).total for p in range(3)] == [0, 4, 8]
+    assert state.ranks() == [3, 2, 1]
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"row_bonus_points": (8, 7, 6)}, "row bonus must be 5 integers"),
+        ({"column_bonus_points": -1}, "column bonus must be an integer 0-100"),
+        ({"seat_bonus": 101}, "seat bonus must be an integer 0-100"),
+    ],
+)
+def test_sanssouci_bad_bonuses_are_config_errors(rules: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Game(GameConfig(n_players=2, **rules))
+
+
+def test_splendor_later_seat_gold_comes_from_the_supply():
+    state = fresh(3, later_seat_gold=2)
+    assert [t[GOLD] for t in state.tokens] == [0, 2, 2]
+    assert state.supply[GOLD] == 1
+    with pytest.raises(ConfigError, match="needs 6 gold tokens, there are 5"):
+        fresh(4, later_seat_gold=2)
+
+
+def test_splendor_later_seat_gems_are_one_of_each_colour_from_white_on():
+    state = fresh(3, later_seat_gems=2)
+    assert state.tokens == [[0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]]
+    assert state.supply == [3, 3, 5, 5, 5, 5]
+    with pytest.raises(ConfigError, match="later_seat_gems must be an integer 0-5"):
+        fresh(2, later_seat_gems=6)
+
+
+def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
+    state = fresh(3, ties_to_later_seat=True)
+    state.points, state.cards_bought = [15, 15, 12], [9, 11, 8]
+    assert state.ranks() == [2, 1, 3]
+    default = fresh(3)
+    default.points, default.cards_bought = [15, 15, 12], [9, 11, 8]
+    assert default.ranks() == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("sanssouci", {"row_bonus_points": "8,7,6,5,4", "column_bonus_points": 5, "seat_bonus": 0}),
+        ("seikatsu", {"set_points": "components", "tie_break": "components"}),
+        ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}),
+    ],
+)
+def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) -> None:
+    plain = build_config(game=game, n_players=2, strategies="random")
+    given = build_config(game=game, n_players=2, strategies="random", options=options)
+    assert plain.fingerprint() == given.fingerprint()
+    game_type = get_game(game)
+    specs = plain.specs()
+    for seed in range(3):
+        a = play_game(game_type, plain.game(), specs, seed)
+        b = play_game(game_type, given.game(), specs, seed)
+        assert a.returns() == b.returns() and a.ranks() == b.ranks()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "recorded"),
+    [
+        ("sanssouci", {"column_bonus_points": 7}, ("column_bonus_points", 7)),
+        (
+            "seikatsu",
+            {"tie_break": "earlier_in_turn_order"},
+            ("tie_break", "earlier_in_turn_order"),
+        ),
+        ("splendor", {"later_seat_gold": 1}, ("later_seat_gold", 1)),
+    ],
+)
+def test_a_house_rule_changes_the_run_id_and_is_recorded(
+    game: str, options: dict, recorded: tuple
+) -> None:
+    plain = build_config(game=game, n_players=2, strategies="random")
+    given = build_config(game=game, n_players=2, strategies="random", options=options)
+    assert plain.fingerprint() != given.fingerprint()
+    config = given.to_dict()
+    values = config.get("variants", config)
+    assert values[recorded[0]] == recorded[1]
+    assert get_game(game).options_from_config(config)[recorded[0]] == recorded[1]
