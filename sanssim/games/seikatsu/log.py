@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
+from sanssim.games.columns import fixed_lists
 from sanssim.games.seikatsu.engine import EMPTY, Game, State, TurnRecord
 
 GAME = "seikatsu"
@@ -87,11 +88,11 @@ def result_frame(
         totals = [b + f for b, f in zip(birds, flowers, strict=True)]
         cols["game_id"] += [game_id] * n
         cols["game_seed"] += [seed] * n
-        cols["start_tiles"] += [[names[k] for k in state.start_tiles]] * n
+        cols["start_tiles"] += [names[k] for k in state.start_tiles] * n
         cols["bird_points"] += [birds[side[s]] for s in seats]
         cols["own_bird_points"] += state.own_points
         cols["flower_points"] += [flowers[side[s]] for s in seats]
-        cols["row_points"] += [side_rows[side[s]] for s in seats]
+        cols["row_points"] += [points for s in seats for points in side_rows[side[s]]]
         cols["total"] += [totals[side[s]] for s in seats]
         cols["rank"] += game.ranks_of(totals)
         cols["koi_played"] += state.koi_played
@@ -107,7 +108,12 @@ def result_frame(
     cols["strategy"] = list(strategies) * games
     cols["koi_dealt"] = list(game.koi_dealt) * games
     cols["winner"] = [rank == 1 for rank in cols["rank"]]
-    return pl.DataFrame(cols, schema=RESULT_SCHEMA)
+    lists = {
+        "start_tiles": fixed_lists(cols.pop("start_tiles"), len(game.starts), pl.String()),
+        "row_points": fixed_lists(cols.pop("row_points"), len(game.rows[0]), pl.Int8()),
+    }
+    plain = {k: v for k, v in RESULT_SCHEMA.items() if k not in lists}
+    return pl.DataFrame(cols, schema=plain).with_columns(**lists).select(list(RESULT_SCHEMA))
 
 
 def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:

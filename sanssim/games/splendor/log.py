@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import IllegalActionError, SanssimError
+from sanssim.games.columns import short_lists
 from sanssim.games.splendor.engine import (
     ACTION_NAMES,
     BUY,
@@ -218,21 +219,12 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
     out["score"] = points
     out["tokens"] = vectors["tokens"]
     out["bonuses"] = vectors["bonuses"]
-    out["reserved"] = _reserved_column(columns[-1])
+    out["reserved"] = short_lists(columns[-1], MAX_RESERVED, I16)
     out["display"] = vectors["display"]
     out["drawn_card_id"] = opt("drawn", I16)
     out["deck_left"] = vectors["deck_left"]
     out["supply"] = vectors["supply"]
     return pl.DataFrame({name: out[name].alias(name) for name in TURN_SCHEMA})
-
-
-def _reserved_column(rows: Sequence[Sequence[int]]) -> pl.Series:
-    """The reserved-card lists as one list column, built from one flat column padded to
-    MAX_RESERVED (then the padding dropped): no per-row Series construction."""
-    pad = (-1,) * MAX_RESERVED
-    flat = pl.Series(list(chain.from_iterable((*r, *pad[len(r) :]) for r in rows)), dtype=I16)
-    flat = flat.set(flat < 0, None)  # type: ignore[arg-type]
-    return flat.reshape((-1, MAX_RESERVED)).cast(pl.List(I16)).list.drop_nulls()
 
 
 def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
