@@ -275,3 +275,24 @@ def test_readme_example_strategy_plays() -> None:
     assert state.is_terminal()
     noble_rows = state.breakdown(0).noble_rows
     assert all(row == 0 or row >= 2 for row in noble_rows)
+
+
+def test_heuristic_terms_add_up_to_its_scores_at_every_kind_of_decision() -> None:
+    """`show --explain` splits each score into the weights' terms: they must add up."""
+    game = Game(GameConfig(n_players=3, expansion=True))
+    player = resolve("heuristic").make(random.Random(0))
+    phases = set()
+    for seed in range(3):
+        state = game.new_state(seed)
+        while state.legal:
+            view = PlayerView(state, state.current)
+            legal = list(state.legal)
+            scores = dict(player.explain(view, legal))
+            terms = player.terms(view, legal)
+            assert sorted(a for a, _ in terms) == sorted(legal)
+            for action, named in terms:
+                assert sum(named.values()) == pytest.approx(scores[action])
+            if len({n for _, t in terms for n in t}) > 1:
+                phases.add(view.phase)
+            state.apply_action(player.choose(view, legal))
+    assert len(phases) >= 3  # take, place and noble decisions (and sides) are split

@@ -91,6 +91,28 @@ class HeuristicStrategy(Strategy):
     def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
         return sorted(self._scores(view, legal), key=lambda item: -item[1])
 
+    def scoring(self) -> str:
+        return "points-equivalent score of the documented weights"
+
+    def terms(self, view: PlayerView, legal: list[int]) -> list[tuple[int, dict[str, float]]]:
+        """Each option's score by term (the weights' names, and `noble row`, `best noble
+        move` and `marks` for what is counted in points), best first."""
+        phase = view.phase
+        found: list[tuple[int, dict[str, float]]] = []
+        turn = None if phase == SIDE else _Turn(self, view)
+        for action in legal:
+            named: dict[str, float] = {}
+            if turn is None:
+                named["marks"] = self._side_value(view, action)
+            elif phase == TAKE:
+                turn.take_value(action, named)
+            elif phase == PLACE:
+                turn.place_value(action, True, named)
+            else:
+                turn.move_value(action, named)
+            found.append((action, named))
+        return sorted(found, key=lambda item: -sum(item[1].values()))
+
     def _scores(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
         phase = view.phase
         if phase == SIDE:
@@ -140,54 +162,91 @@ class _Turn:
         self.taken: dict[int, float] = {}
         self.depth = ROW_OF[garden.reach.bit_length() - 1]
 
-    def move_value(self, sq: int) -> float:
+    def move_value(self, sq: int, terms: dict[str, float] | None = None) -> float:
+        """The noble move's score; `terms`, when given, receives it by term."""
         if sq == PASS:
             return 0.0
         w = self.w
         row = ROW_OF[sq]
         col = COL_OF[sq]
         value = float(row)
+        if terms is not None:
+            terms["noble row"] = value
         if self.missions >> sq & 1:
-            value += w.mission_move * (row - self.garden.rows[col])
+            gain = w.mission_move * (row - self.garden.rows[col])
+            value += gain
+            if terms is not None:
+                terms["mission_move"] = gain
         skipped = self.options & COL_MASK[col] & ~BELOW[row - 1]
         if skipped:
-            value -= w.skip * row_sum(skipped)
+            loss = w.skip * row_sum(skipped)
+            value -= loss
+            if terms is not None:
+                terms["skip"] = -loss
         return value
 
-    def place_value(self, sq: int, gardener: bool) -> float:
+    def place_value(self, sq: int, gardener: bool, terms: dict[str, float] | None = None) -> float:
+        """The placement's score (the best noble move it leaves included); `terms`, when
+        given, receives it by term."""
         w = self.w
         g = self.garden
         bit = 1 << sq
         row = ROW_OF[sq]
         value = self.best_move
+        named: list[tuple[str, float]] | None = None if terms is None else []
+        if named is not None:
+            named.append(("best noble move", value))
         marks = g.gard if gardener else g.land
         if marks is not None:
             value += marks[sq]
+            if named is not None:
+                named.append(("marks", marks[sq]))
         occupied = g.occupied | bit
         new = flood(g.reach | bit, occupied) & ~g.reach if NEIGHBOURS[sq] & g.reach else 0
         if new:
             deeper = ROW_OF[new.bit_length() - 1] - self.depth
             if deeper > 0:
-                value += w.path * deeper
+                gain = w.path * deeper
+                value += gain
+                if named is not None:
+                    named.append(("path", gain))
             opened = new & g.zone & ~(g.gardeners | bit if gardener else g.gardeners)
             if opened:
-                value += w.option * (row_sum(opened) + w.mission * row_sum(opened & self.missions))
+                gain = w.option * (row_sum(opened) + w.mission * row_sum(opened & self.missions))
+                value += gain
                 best = max(self.move_value(s) for s in bits(opened))
+                if named is not None:
+                    named.append(("option", gain))
                 if best > self.best_move:
                     value += best - self.best_move
+                    if named is not None:
+                        named.append(("better noble move", best - self.best_move))
         if bit & g.zone:
             if gardener:
                 value -= w.block * row
+                if named is not None:
+                    named.append(("block", -w.block * row))
             elif not new:
                 value += w.latent * row
+                if named is not None:
+                    named.append(("latent", w.latent * row))
         credit = w.credit
         left = self.left
         missing = 9 - (occupied & ROW_MASK[row]).bit_count()
         if row > 1 and missing <= left:
-            value += w.row * self.row_points[row] * credit[missing]
+            gain = w.row * self.row_points[row] * credit[missing]
+            value += gain
+            if named is not None:
+                named.append(("row", gain))
         missing = 6 - (occupied & COL_MASK[COL_OF[sq]]).bit_count()
         if missing <= left:
-            value += w.column * self.column_points * credit[missing]
+            gain = w.column * self.column_points * credit[missing]
+            value += gain
+            if named is not None:
+                named.append(("column", gain))
+        if terms is not None and named is not None:
+            for name, part in named:
+                terms[name] = terms.get(name, 0.0) + part
         return value
 
     def tile_value(self, slot: int) -> float:
@@ -201,24 +260,49 @@ class _Turn:
             self.taken[slot] = value
         return value
 
-    def take_value(self, action: int) -> float:
+    def _tile_terms(self, slot: int, terms: dict[str, float]) -> None:
+        """The terms of `tile_value`: those of the placement it scores."""
+        target, spots = self.garden.landing(slot, self.display[slot])
+        if target >= 0:
+            self.place_value(target, False, terms)
+            return
+        best: dict[str, float] = {}
+        best_value = float("-inf")
+        for sq in bits(spots):
+            named: dict[str, float] = {}
+            value = self.place_value(sq, True, named)
+            if value > best_value:
+                best, best_value = named, value
+        terms.update(best)
+
+    def take_value(self, action: int, terms: dict[str, float] | None = None) -> float:
+        """The card-and-tile choice's score; `terms`, when given, receives it by term."""
         hand = self.hand
         slot = take_slot(action)
         played = action // 10 if slot >= 0 else action - DISCARD
         kept = hand[1 - played] if len(hand) == 2 else -1
         value = self.best_move if slot < 0 else self.tile_value(slot)
+        if terms is not None:
+            if slot < 0:
+                terms["best noble move"] = value
+            else:
+                self._tile_terms(slot, terms)
         if kept < 0:
             return value
         game = self.view.game
         kind = game.card_kind[kept]
         w = self.w
         if kind == CARD_JOKER:
-            return value + w.joker
-        if kind == CARD_PAIR:
-            return value + w.pair
-        symbol = game.card_symbol[kept]
-        shown = any(s == symbol for k, s in enumerate(self.display) if k != slot)
-        return value + (w.symbol if shown else w.joker)
+            name, keep = "joker", w.joker
+        elif kind == CARD_PAIR:
+            name, keep = "pair", w.pair
+        else:
+            symbol = game.card_symbol[kept]
+            shown = any(s == symbol for k, s in enumerate(self.display) if k != slot)
+            name, keep = ("symbol", w.symbol) if shown else ("joker", w.joker)
+        if terms is not None:
+            terms[name] = terms.get(name, 0.0) + keep
+        return value + keep
 
 
 # The weights `sanssim tune` found (reports/tuning/heuristic-near: a Latin hypercube of 32
