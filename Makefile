@@ -46,6 +46,7 @@ bench:
 CANON := runs/canonical
 SEIKATSU := runs/seikatsu
 SPLENDOR := runs/splendor
+ROBUST := runs/robustness
 reports: install
 	$(BIN)/sanssim run --config experiments/canonical.toml --out $(CANON)
 	$(BIN)/sanssim report $(CANON)/base-p2 $(CANON)/base-p3 $(CANON)/base-p4 \
@@ -57,6 +58,8 @@ reports: install
 	$(BIN)/sanssim report $(SEIKATSU) --out reports/seikatsu --force
 	$(BIN)/sanssim run --config experiments/splendor.toml --out $(SPLENDOR)
 	$(BIN)/sanssim report $(SPLENDOR) --out reports/splendor --force
+	$(BIN)/sanssim run --config experiments/robustness.toml --out $(ROBUST)
+	$(BIN)/sanssim report $(ROBUST) --out reports/robustness --force
 	$(MAKE) --no-print-directory tuning
 
 # The tuning demonstrations under reports/tuning/ (README "Tuning"): each tune resumes when its

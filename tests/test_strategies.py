@@ -44,6 +44,7 @@ def test_entry_point_plug_in_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
         "entry_points",
         lambda group: [plug, broken] if group == strategies.ENTRY_POINT_GROUP else [],
     )
+    strategies._installed.cache_clear()  # read once per process: read them again
     spec = resolve("deep:min_row=3")
     assert spec.cls.__name__ == "DeepestNoble"
     assert dict(spec.params) == {"min_row": 3}
@@ -296,3 +297,10 @@ def test_heuristic_terms_add_up_to_its_scores_at_every_kind_of_decision() -> Non
                 phases.add(view.phase)
             state.apply_action(player.choose(view, legal))
     assert len(phases) >= 3  # take, place and noble decisions (and sides) are split
+
+
+@pytest.fixture(autouse=True)
+def _entry_points_read_afresh():
+    """Tests that fake the installed entry points must not leave them cached."""
+    yield
+    strategies._installed.cache_clear()

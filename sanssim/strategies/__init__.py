@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from sanssim.games import DEFAULT_GAME, get_game
@@ -21,10 +22,17 @@ def registry(game: str = DEFAULT_GAME) -> dict[str, type[Strategy] | EntryPoint]
     own = get_game(game).strategies()
     found: dict[str, type[Strategy] | EntryPoint] = {SHARED[0].name: SHARED[0], **own}
     found.update({cls.name: cls for cls in SHARED[1:]})
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in _installed():
         if ep.name not in found:
             found[ep.name] = ep
     return found
+
+
+@cache
+def _installed() -> tuple[EntryPoint, ...]:
+    """The `sanssim.strategies` entry points, read once: scanning the installed packages'
+    metadata costs milliseconds, and every spec is resolved through the registry."""
+    return tuple(entry_points(group=ENTRY_POINT_GROUP))
 
 
 def _load_class(name: str, target: object) -> type[Strategy]:
