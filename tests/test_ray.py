@@ -136,7 +136,8 @@ def test_a_chunk_that_keeps_losing_its_worker_stops_the_run_and_resume_finishes_
     out = tmp_path / "run"
     code, output = sanssim("--out", str(out), *args, "--executor", "ray", "--workers", "1")
     assert code == 1
-    assert re.search(f"\ngames (0-14|15-29) lost their Ray worker {MAX_RETRIES + 1} times", output)
+    lost = f"\nsanssim: error: games (0-14|15-29) lost their Ray worker {MAX_RETRIES + 1} times"
+    assert re.search(lost, output)
     assert f"sanssim run --resume --out {out}" in output
     assert len(marker.read_text().split()) >= MAX_RETRIES + 1  # both chunks kill theirs
     assert read_json(out / MANIFEST)["status"] == "incomplete"
