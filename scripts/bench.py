@@ -296,7 +296,7 @@ TARGETS = (
     ("splendor_engine_random_2p", "turns_per_s", 100_000, True),
     ("splendor_engine_heuristic_2p", "games_per_s", 150, True),
     ("splendor_run_2p_no_turn_log", "fraction_of_engine_x_workers", 0.75, True),
-    ("splendor_run_2p_turn_log", "fraction_of_no_turn_log", 0.5, True),
+    ("splendor_run_2p_turn_log", "fraction_of_engine_x_workers", 0.5, True),
 )
 
 

@@ -138,6 +138,15 @@ def test_turn_rows_are_consistent(recorded):
             assert r["points"] == r["score"]
             if r["action"] != "buy":
                 assert r["payment"] == [0] * 6
+        held = [[0] * 6 for _ in range(3)]  # no seat compensation: every seat starts empty
+        start = [a + b for a, b in zip(rows[0]["supply"], rows[0]["tokens"], strict=True)]
+        for r in rows:  # the token flows add up, colour by colour, turn by turn
+            flow = zip(r["gems_taken"], r["payment"], r["gems_returned"], strict=True)
+            mine = held[r["seat"]]
+            held[r["seat"]] = [h + t - p - q for h, (t, p, q) in zip(mine, flow, strict=True)]
+            assert r["tokens"] == held[r["seat"]]
+            totals = [sum(h) for h in zip(*held, strict=True)]
+            assert [a + b for a, b in zip(r["supply"], totals, strict=True)] == start
 
 
 def test_replay_reproduces_a_recorded_game(recorded):

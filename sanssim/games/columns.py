@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import polars as pl
 
 
@@ -17,10 +18,10 @@ def fixed_lists(values: Sequence[object], width: int, dtype: pl.DataType) -> pl.
     return pl.Series(values, dtype=dtype).reshape((-1, width)).cast(pl.List(dtype))
 
 
-def short_lists(rows: Sequence[Sequence[int]], width: int, dtype: pl.DataType) -> pl.Series:
-    """Int lists of at most `width` values (non-negative) as one list column: padded with
-    -1 to `width`, reshaped, the padding dropped."""
-    pad = (-1,) * width
-    flat = pl.Series([v for r in rows for v in (*r, *pad[len(r) :])], dtype=dtype)
-    flat = flat.set(flat < 0, None)  # type: ignore[arg-type]
-    return flat.reshape((-1, width)).cast(pl.List(dtype)).list.drop_nulls()
+def block_lists(block: np.ndarray, dtype: pl.DataType, nulls: bool = False) -> pl.Series:
+    """The rows of a 2-D int block as one list column; with `nulls`, negative values are
+    null (an empty slot, a missing card)."""
+    flat = pl.Series(block.ravel())
+    if nulls:
+        flat = flat.set(flat < 0, None)  # type: ignore[arg-type]
+    return flat.cast(dtype).reshape((-1, block.shape[1])).cast(pl.List(dtype))

@@ -245,7 +245,7 @@ class Game:
         return self.config.n_players
 
     def new_state(self, seed: int, record: bool = False) -> State:
-        """Deal a game. All chance comes from `seed`; `record` keeps TurnRecords."""
+        """Deal a game. All chance comes from `seed`; `record` keeps the turn log."""
         return State(self, seed, record)
 
 
@@ -253,36 +253,24 @@ def _pack(vector: tuple[int, ...], width: int) -> int:
     return sum(v << (width * c) for c, v in enumerate(vector))
 
 
-class TurnRecord:
-    """What one turn did, for logs and replays (filled only when recording)."""
-
-    __slots__ = (
-        "turn", "seat", "action", "taken", "card", "source", "slot", "payment", "returned",
-        "noble", "points", "tokens", "bonuses", "reserved", "display", "drawn", "deck_left",
-        "supply",
-    )  # fmt: skip
-
-    def __init__(self, turn: int, seat: int, display: tuple[int, ...]) -> None:
-        self.turn = turn
-        self.seat = seat
-        self.display = display
-        self.action = A_PASS
-        self.taken = [0] * (N_GEMS + 1)
-        self.card = EMPTY
-        self.source = EMPTY
-        self.slot = EMPTY
-        self.payment = [0] * (N_GEMS + 1)
-        self.returned = [0] * (N_GEMS + 1)
-        self.noble = EMPTY
-        self.drawn = EMPTY
-
-    def copy(self) -> TurnRecord:
-        rec = TurnRecord(self.turn, self.seat, self.display)
-        for name in TurnRecord.__slots__:
-            if hasattr(self, name):
-                value = getattr(self, name)
-                setattr(rec, name, list(value) if isinstance(value, list) else value)
-        return rec
+# A recorded turn is one flat run of RECORD_WIDTH ints appended to `State.log`, so a
+# recording game allocates no object per turn and the log module hands whole games to
+# polars at once. The open part is written while the turn is played, the rest at its end;
+# the turn number and seat are the record's place in the log. The tokens a turn takes,
+# pays and returns (at most 7 of a colour) are packed PACK_BITS bits a colour, gold last.
+PACK_BITS = 3
+(R_ACTION, R_CARD, R_SOURCE, R_SLOT, R_NOBLE, R_DRAWN, R_TAKEN, R_PAYMENT, R_RETURNED) = range(9)
+R_DISPLAY = R_RETURNED + 1  # the display before the action, by slot
+R_POINTS = R_DISPLAY + N_SLOTS  # after the turn, from here on
+R_TOKENS = R_POINTS + 1
+R_BONUSES = R_TOKENS + N_GEMS + 1
+R_DECK_LEFT = R_BONUSES + N_GEMS
+R_SUPPLY = R_DECK_LEFT + N_LEVELS
+R_RESERVED = R_SUPPLY + N_GEMS + 1  # reserved card ids, padded with EMPTY
+RECORD_WIDTH = R_RESERVED + MAX_RESERVED
+_OPEN_BLANK = (A_PASS, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, 0, 0, 0)
+_TAKE3_PACKED = tuple(sum(1 << PACK_BITS * c for c in colours) for colours in TAKE_SETS)
+_RESERVED_PAD = tuple((EMPTY,) * (MAX_RESERVED - k) for k in range(MAX_RESERVED + 1))
 
 
 class State:
@@ -325,8 +313,8 @@ class State:
         self.bought = False
         self.excess = 0
         self.end_reason = EMPTY
-        self.log: list[TurnRecord] = []
-        self._turn: TurnRecord | None = None
+        self.log: list[int] = []  # RECORD_WIDTH ints per finished turn, when recording
+        self._turn: list[int] | None = None
         decks = []
         for level, cards in enumerate(game.level_cards, start=1):
             deck = list(cards)
@@ -411,7 +399,7 @@ class State:
     def _start_turn(self) -> None:
         p = self.current
         if self.record:
-            self._turn = TurnRecord(self.turn, p, tuple(self.display))
+            self._turn = [*_OPEN_BLANK, *self.display]
         self.bought = False
         self.phase = MAIN
         g = self.game
@@ -489,51 +477,48 @@ class State:
             for c in TAKE_SETS[action]:
                 supply[c] -= 1
                 tokens[c] += 1
-                if rec is not None:
-                    rec.taken[c] = 1
             if rec is not None:
-                rec.action = A_TAKE3
+                rec[R_ACTION], rec[R_TAKEN] = A_TAKE3, _TAKE3_PACKED[action]
         elif action < RESERVE:
             c = action - TAKE2
             supply[c] -= 2
             tokens[c] += 2
             if rec is not None:
-                rec.action = A_TAKE2
-                rec.taken[c] = 2
+                rec[R_ACTION], rec[R_TAKEN] = A_TAKE2, 2 << PACK_BITS * c
         elif action < BUY:
             if action < RESERVE_BLIND:
                 slot = action - RESERVE
                 card = self._leave_display(slot)
                 if rec is not None:
-                    rec.action, rec.source, rec.slot = A_RESERVE, FROM_DISPLAY, slot
+                    rec[R_ACTION], rec[R_SOURCE], rec[R_SLOT] = A_RESERVE, FROM_DISPLAY, slot
             else:
                 level = action - RESERVE_BLIND
                 card = self.decks[level].pop()
                 self.blind[p].append(card)
                 if rec is not None:
-                    rec.action, rec.source = A_BLIND, FROM_DECK + level
+                    rec[R_ACTION], rec[R_SOURCE] = A_BLIND, FROM_DECK + level
             self.reserved[p].append(card)
             if supply[GOLD]:
                 supply[GOLD] -= 1
                 tokens[GOLD] += 1
                 if rec is not None:
-                    rec.taken[GOLD] = 1
+                    rec[R_TAKEN] = 1 << PACK_BITS * GOLD
             if rec is not None:
-                rec.card = card
+                rec[R_CARD] = card
         elif action < PASS:
             card = self._card_to_buy(action)
             if action < BUY_RESERVED:
                 slot = action - BUY
                 self._leave_display(slot)
                 if rec is not None:
-                    rec.source, rec.slot = FROM_DISPLAY, slot
+                    rec[R_SOURCE], rec[R_SLOT] = FROM_DISPLAY, slot
             else:
                 self.reserved[p].pop(action - BUY_RESERVED)
                 blind = self.blind[p]
                 if card in blind:
                     blind.remove(card)
                 if rec is not None:
-                    rec.source = FROM_RESERVE
+                    rec[R_SOURCE] = FROM_RESERVE
             self._pay(p, card, payment)
             g = self.game
             self.bonus[p][g.card_bonus[card]] += 1
@@ -542,7 +527,7 @@ class State:
             self.tableau[p].append(card)
             self.bought = True
             if rec is not None:
-                rec.action, rec.card = A_BUY, card
+                rec[R_ACTION], rec[R_CARD] = A_BUY, card
             self._nobles_step()
             return
         else:
@@ -571,7 +556,7 @@ class State:
             drawn = deck.pop()
             display[slot] = drawn
             if self._turn is not None:
-                self._turn.drawn = drawn
+                self._turn[R_DRAWN] = drawn
         else:
             display[slot] = EMPTY
             self.filled &= ~(1 << slot)
@@ -600,7 +585,8 @@ class State:
                 tokens[c] -= paid
                 supply[c] += paid
         if self._turn is not None:
-            self._turn.payment = payment
+            w, u, g, r, k, x = payment  # packed PACK_BITS = 3 bits a colour
+            self._turn[R_PAYMENT] = w | u << 3 | g << 6 | r << 9 | k << 12 | x << 15
 
     def _ask_return(self) -> None:
         tokens = self.tokens[self.current]
@@ -615,7 +601,7 @@ class State:
         self.tokens[self.current][c] -= 1
         self.supply[c] += 1
         if self._turn is not None:
-            self._turn.returned[c] += 1
+            self._turn[R_RETURNED] += 1 << PACK_BITS * c
         self.excess -= 1
         if self.excess:
             self._ask_return()
@@ -653,19 +639,19 @@ class State:
         self.points[p] += self.game.noble_points[noble]
         self.round_visits += 1
         if self._turn is not None:
-            self._turn.noble = noble
+            self._turn[R_NOBLE] = noble
 
     def _end_turn(self) -> None:
         p = self.current
         rec = self._turn
         if rec is not None:
-            rec.points = self.points[p]
-            rec.tokens = tuple(self.tokens[p])
-            rec.bonuses = tuple(self.bonus[p])
-            rec.reserved = tuple(self.reserved[p])
-            rec.deck_left = tuple(len(d) for d in self.decks)
-            rec.supply = tuple(self.supply)
-            self.log.append(rec)
+            d = self.decks
+            reserved = self.reserved[p]
+            self.log += [
+                *rec, self.points[p], *self.tokens[p], *self.bonus[p],
+                len(d[0]), len(d[1]), len(d[2]), *self.supply,
+                *reserved, *_RESERVED_PAD[len(reserved)],
+            ]  # fmt: skip
             self._turn = None
         self.turn += 1
         n = self.n
@@ -696,9 +682,12 @@ class State:
         return self.turn // self.n + (self.phase != END)
 
     @property
-    def turn_record(self) -> TurnRecord | None:
-        """The record of the turn in progress (recording games only): what it did so far."""
-        return self._turn
+    def returned_this_turn(self) -> list[int]:
+        """Tokens handed back so far in the turn in progress (recording games only)."""
+        assert self._turn is not None
+        packed = self._turn[R_RETURNED]
+        mask = (1 << PACK_BITS) - 1
+        return [packed >> PACK_BITS * c & mask for c in range(N_GEMS + 1)]
 
     def returns(self) -> list[int]:
         """Points per seat: bought cards plus nobles."""
@@ -775,5 +764,5 @@ class State:
         c.excess = self.excess
         c.end_reason = self.end_reason
         c.log = list(self.log)
-        c._turn = None if self._turn is None else self._turn.copy()
+        c._turn = None if self._turn is None else list(self._turn)
         return c

@@ -8,19 +8,19 @@ so logging costs a small fraction of playing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
-from operator import attrgetter
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from sanssim.errors import IllegalActionError, SanssimError
-from sanssim.games.columns import short_lists
+from sanssim.games.columns import block_lists
 from sanssim.games.splendor.engine import (
     ACTION_NAMES,
     BUY,
     BUY_RESERVED,
     END_REASONS,
+    GOLD,
     MAIN,
     MAX_RESERVED,
     N_GEMS,
@@ -28,7 +28,25 @@ from sanssim.games.splendor.engine import (
     N_SLOTS,
     NOBLE,
     NOBLE_CHOICE,
+    PACK_BITS,
     PASS,
+    R_ACTION,
+    R_BONUSES,
+    R_CARD,
+    R_DECK_LEFT,
+    R_DISPLAY,
+    R_DRAWN,
+    R_NOBLE,
+    R_PAYMENT,
+    R_POINTS,
+    R_RESERVED,
+    R_RETURNED,
+    R_SLOT,
+    R_SOURCE,
+    R_SUPPLY,
+    R_TAKEN,
+    R_TOKENS,
+    RECORD_WIDTH,
     RESERVE,
     RESERVE_BLIND,
     RETURN,
@@ -99,19 +117,6 @@ TURN_SCHEMA: dict[str, pl.DataType] = {
     "supply": pl.List(I8),
 }
 
-_SCALARS = ("turn", "seat", "action", "card", "source", "slot", "noble", "points", "drawn")
-_VECTORS = (
-    ("gems_taken", "taken", N_GEMS + 1),
-    ("payment", "payment", N_GEMS + 1),
-    ("gems_returned", "returned", N_GEMS + 1),
-    ("tokens", "tokens", N_GEMS + 1),
-    ("bonuses", "bonuses", N_GEMS),
-    ("display", "display", N_SLOTS),
-    ("deck_left", "deck_left", N_LEVELS),
-    ("supply", "supply", N_GEMS + 1),
-)
-_read = attrgetter(*_SCALARS, *(field for _, field, _ in _VECTORS), "reserved")
-
 
 def result_frame(
     run_id: str,
@@ -168,62 +173,67 @@ def result_frame(
 
 
 def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
-    """One row per turn, built column-wise: per-turn Python work is one tuple read."""
-    records = []
-    game_ids: list[int] = []
+    """One row per turn: every game's flat record (`RECORD_WIDTH` ints a turn) becomes one
+    int matrix, and each column a slice of it; no Python work per turn."""
+    flat: list[int] = []
+    game_ids = []
+    turns = []
     for game_id, state in games:
-        records.extend(map(_read, state.log))
-        game_ids.extend([game_id] * len(state.log))
-    width = len(_SCALARS) + len(_VECTORS) + 1
-    columns = list(zip(*records, strict=True)) if records else [()] * width
-    scalars = dict(zip(_SCALARS, columns, strict=False))
+        flat += state.log
+        game_ids.append(game_id)
+        turns.append(len(state.log) // RECORD_WIDTH)
+    # polars converts a list of ints fastest; numpy then slices the matrix for free
+    table = pl.Series(flat, dtype=pl.Int32).to_numpy().reshape(-1, RECORD_WIDTH)
+    rows = len(table)
+    starts = np.cumsum(turns) - turns
+    turn_numbers = np.arange(rows) - np.repeat(starts, turns)
     n = game.n_players
 
-    def opt(name: str, dtype: pl.DataType) -> pl.Series:
+    def column(k: int, dtype: pl.DataType, nulls: bool = False) -> pl.Series:
         """-1 means 'none' in the records: null in the table."""
-        s = pl.Series(name, scalars[name], dtype=pl.Int16)
-        return s.set(s < 0, None).cast(dtype)  # type: ignore[arg-type]
+        s = pl.Series(table[:, k])
+        return (s.set(s < 0, None) if nulls else s).cast(dtype)  # type: ignore[arg-type]
 
-    def names(name: str, table: tuple[str, ...]) -> pl.Series:
-        return pl.Series(scalars[name], dtype=pl.Int16).replace_strict(
-            range(len(table)), list(table), default=None, return_dtype=pl.String
+    def lists(k: int, width: int, dtype: pl.DataType, nulls: bool = False) -> pl.Series:
+        return block_lists(table[:, k : k + width], dtype, nulls)
+
+    def counts(k: int) -> np.ndarray:
+        """Six token counts unpacked from the record's packed int."""
+        shifts = np.arange(N_GEMS + 1) * PACK_BITS
+        return table[:, k, None] >> shifts & (1 << PACK_BITS) - 1
+
+    def names(k: int, table_names: tuple[str, ...]) -> pl.Series:
+        return pl.Series(table[:, k]).replace_strict(
+            range(len(table_names)), list(table_names), default=None, return_dtype=pl.String
         )
 
-    out: dict[str, pl.Series] = {
-        "run_id": pl.Series([run_id] * len(records), dtype=pl.String),
-        "game_id": pl.Series(game_ids, dtype=pl.Int64),
+    taken = counts(R_TAKEN)
+    points = column(R_POINTS, I16)
+    out = {
+        "run_id": pl.repeat(run_id, rows, dtype=pl.String, eager=True),
+        "game_id": pl.Series(np.repeat(np.array(game_ids, dtype=np.int64), turns)),
+        "turn": pl.Series(turn_numbers, dtype=I16),
+        "round": pl.Series(turn_numbers // n + 1, dtype=I16),
+        "seat": pl.Series(turn_numbers % n, dtype=I8),
+        "action": names(R_ACTION, ACTION_NAMES),
+        "gems_taken": block_lists(taken, I8),
+        "gold_taken": pl.Series(taken[:, GOLD], dtype=I8),
+        "card_id": column(R_CARD, I16, nulls=True),
+        "card_from": names(R_SOURCE, SOURCE_NAMES),
+        "slot": column(R_SLOT, I8, nulls=True),
+        "payment": block_lists(counts(R_PAYMENT), I8),
+        "gems_returned": block_lists(counts(R_RETURNED), I8),
+        "noble_id": column(R_NOBLE, I8, nulls=True),
+        "points": points,
+        "score": points,
+        "tokens": lists(R_TOKENS, N_GEMS + 1, I8),
+        "bonuses": lists(R_BONUSES, N_GEMS, I8),
+        "reserved": lists(R_RESERVED, MAX_RESERVED, I16, nulls=True).list.drop_nulls(),
+        "display": lists(R_DISPLAY, N_SLOTS, I16, nulls=True),
+        "drawn_card_id": column(R_DRAWN, I16, nulls=True),
+        "deck_left": lists(R_DECK_LEFT, N_LEVELS, I8),
+        "supply": lists(R_SUPPLY, N_GEMS + 1, I8),
     }
-    turn = pl.Series(scalars["turn"], dtype=I16)
-    out["turn"] = turn
-    out["round"] = (turn // n + 1).cast(I16)
-    out["seat"] = pl.Series(scalars["seat"], dtype=I8)
-    out["action"] = names("action", ACTION_NAMES)
-    vectors = {}
-    for k, (column, _, size) in enumerate(_VECTORS):
-        flat = list(chain.from_iterable(columns[len(_SCALARS) + k])) if records else []
-        dtype = I16 if column == "display" else I8
-        series = pl.Series(column, flat, dtype=pl.Int16)
-        if column == "display":
-            series = series.set(series < 0, None)  # type: ignore[arg-type]
-        vectors[column] = series.cast(dtype).reshape((-1, size)).cast(pl.List(dtype))
-    out["gems_taken"] = vectors["gems_taken"]
-    out["gold_taken"] = pl.Series([t[N_GEMS] for t in columns[len(_SCALARS)]], dtype=I8)
-    out["card_id"] = opt("card", I16)
-    out["card_from"] = names("source", SOURCE_NAMES)
-    out["slot"] = opt("slot", I8)
-    out["payment"] = vectors["payment"]
-    out["gems_returned"] = vectors["gems_returned"]
-    out["noble_id"] = opt("noble", I8)
-    points = pl.Series(scalars["points"], dtype=I16)
-    out["points"] = points
-    out["score"] = points
-    out["tokens"] = vectors["tokens"]
-    out["bonuses"] = vectors["bonuses"]
-    out["reserved"] = short_lists(columns[-1], MAX_RESERVED, I16)
-    out["display"] = vectors["display"]
-    out["drawn_card_id"] = opt("drawn", I16)
-    out["deck_left"] = vectors["deck_left"]
-    out["supply"] = vectors["supply"]
     return pl.DataFrame({name: out[name].alias(name) for name in TURN_SCHEMA})
 
 
@@ -281,7 +291,7 @@ def replay_turn(state: State, row: dict[str, Any]) -> None:
                 raise ValueError("a noble must visit, the log names none")
             state.apply_action(NOBLE + row["noble_id"])
         else:
-            done = state.turn_record.returned  # type: ignore[union-attr]
+            done = state.returned_this_turn
             left = [want - got for want, got in zip(row["gems_returned"], done, strict=True)]
             colour = next((c for c, k in enumerate(left) if k > 0), None)
             if colour is None:
