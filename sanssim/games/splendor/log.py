@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.errors import IllegalActionError, SanssimError
-from sanssim.games.columns import block_lists
+from sanssim.games.columns import block_lists, fixed_lists
 from sanssim.games.splendor.engine import (
     ACTION_NAMES,
     BUY,
@@ -135,7 +135,7 @@ def result_frame(
         reason = END_REASONS[state.end_reason]
         cols["game_id"] += [game_id] * n
         cols["game_seed"] += [seed] * n
-        cols["nobles_in_play"] += [list(state.nobles_in_play)] * n
+        cols["nobles_in_play"] += state.nobles_in_play * n
         cols["seat"] += range(n)
         cols["strategy"] += strategies[:n]
         cols["points"] += state.points
@@ -144,8 +144,9 @@ def result_frame(
         cols["noble_points"] += noble_points
         cols["cards_bought"] += state.cards_bought
         cols["nobles"] += [len(ns) for ns in state.nobles]
-        cols["bonuses"] += state.bonus
-        cols["tokens"] += state.tokens
+        for bonus, tokens in zip(state.bonus, state.tokens, strict=True):
+            cols["bonuses"] += bonus
+            cols["tokens"] += tokens
         cols["reserved_left"] += [len(r) for r in state.reserved]
         cols["rounds"] += [rounds] * n
         cols["passes"] += state.passes
@@ -167,8 +168,14 @@ def result_frame(
     cols["total"] = cols["points"]
     cols["turns_taken"] = cols["rounds"]
     cols["hit_round_cap"] = [r == "round_cap" for r in cols["end_reason"]]
+    widths = {"nobles_in_play": cfg.resolved_nobles, "bonuses": N_GEMS, "tokens": N_GEMS + 1}
     return pl.DataFrame(
-        {name: pl.Series(name, cols[name], dtype=dtype) for name, dtype in RESULT_SCHEMA.items()}
+        {
+            name: fixed_lists(cols[name], widths[name], dtype.inner).alias(name)  # type: ignore[attr-defined]
+            if name in widths
+            else pl.Series(name, cols[name], dtype=dtype)
+            for name, dtype in RESULT_SCHEMA.items()
+        }
     )
 
 
@@ -208,6 +215,10 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         )
 
     taken = counts(R_TAKEN)
+    held = table[:, R_RESERVED : R_RESERVED + MAX_RESERVED]  # ids first, EMPTY padding last
+    reserved = pl.select(
+        pl.lit(block_lists(held, I16)).list.head(pl.lit(pl.Series((held >= 0).sum(axis=1))))
+    ).to_series()
     points = column(R_POINTS, I16)
     out = {
         "run_id": pl.repeat(run_id, rows, dtype=pl.String, eager=True),
@@ -228,7 +239,7 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         "score": points,
         "tokens": lists(R_TOKENS, N_GEMS + 1, I8),
         "bonuses": lists(R_BONUSES, N_GEMS, I8),
-        "reserved": lists(R_RESERVED, MAX_RESERVED, I16, nulls=True).list.drop_nulls(),
+        "reserved": reserved,
         "display": lists(R_DISPLAY, N_SLOTS, I16, nulls=True),
         "drawn_card_id": column(R_DRAWN, I16, nulls=True),
         "deck_left": lists(R_DECK_LEFT, N_LEVELS, I8),
