@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
 import shutil
@@ -364,7 +365,9 @@ def test_a_report_replaces_only_a_report_of_the_same_runs(
     out = tmp_path / "report"
     write_report([sweep], out, ["sanssim", "report"])
     arms = sorted(str(p.parent.resolve()) for p in sweep.glob("*/manifest.json"))
-    assert sorted(json.loads((out / "report.json").read_text())["runs"]) == arms
+    recorded = json.loads((out / "report.json").read_text())["runs"]
+    assert sorted(str((out / r).resolve()) for r in recorded) == arms
+    assert all(not Path(r).is_absolute() for r in recorded)  # relative: moves with the runs
     write_report(sorted(sweep.glob("*/")), out, ["sanssim", "report"])  # the same runs, named
     message = _report_error([run_2p], out)
     assert "holds a report of other runs" in message and "--force" in message
@@ -375,7 +378,8 @@ def test_a_report_replaces_only_a_report_of_the_same_runs(
     assert "holds files that are not a report (notes.txt)" in _report_error([run_2p], out)
     write_report([run_2p], out, ["sanssim", "report"], force=True)
     assert (out / "notes.txt").read_text() == "mine"  # --force replaces the report alone
-    assert json.loads((out / "report.json").read_text()) == {"runs": [str(run_2p.resolve())]}
+    recorded = json.loads((out / "report.json").read_text())
+    assert recorded == {"runs": [os.path.relpath(run_2p.resolve(), out.resolve())]}
 
 
 def test_redraws_fall_back_to_the_turn_log_without_a_results_column(

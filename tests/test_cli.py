@@ -333,4 +333,6 @@ def test_report_goes_next_to_its_run_and_refuses_to_overwrite_other_work(in_tmp)
     forced = invoke("report", "runs/b", "--out", "runs/a-report", "--force")
     assert forced.exit_code == 0, forced.output
     recorded = json.loads((in_tmp / "runs" / "a-report" / "report.json").read_text())
-    assert recorded == {"runs": [str((in_tmp / "runs" / "b").resolve())]}
+    assert recorded == {"runs": ["../b"]}
+    (in_tmp / "runs").rename(in_tmp / "moved")  # runs and report moved (another checkout)
+    assert invoke("report", "moved/b", "--out", "moved/a-report").exit_code == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,8 +109,10 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
 def _prepare(out: Path, runs: list[Path], force: bool) -> None:
     """Create `out`, or reuse it when it holds only a report of these same runs (its
     report.json says which), so a report never silently replaces other work; `force`
-    writes anyway. The old report's files go first, so no figure goes stale."""
+    writes anyway. The old report's files go first, so no figure goes stale. Runs are
+    recorded relative to `out`, so a report moves with its runs (a checkout elsewhere)."""
     resolved = [str(run.resolve()) for run in runs]
+    relative = [os.path.relpath(run, out.resolve()) for run in resolved]
     if out.exists() and not out.is_dir():
         raise ReportError(f"{out} exists and is not a directory")
     if out.is_dir() and not force:
@@ -118,7 +121,7 @@ def _prepare(out: Path, runs: list[Path], force: bool) -> None:
         for old in [*out.glob("*.png"), *(out / name for name in REPORT_FILES)]:
             old.unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    (out / REPORT_JSON).write_text(json.dumps({"runs": resolved}, indent=2) + "\n")
+    (out / REPORT_JSON).write_text(json.dumps({"runs": relative}, indent=2) + "\n")
 
 
 def _check_reusable(out: Path, runs: list[str]) -> None:
@@ -144,12 +147,15 @@ def _listed(names: list[str]) -> str:
 
 
 def _recorded_runs(out: Path) -> list[str] | None:
-    """The run paths an earlier report recorded, or None if it recorded none readable."""
+    """The run paths an earlier report recorded (resolved: relative ones are relative to
+    `out`), or None if it recorded none readable."""
     try:
         runs = json.loads((out / REPORT_JSON).read_text(encoding="utf-8"))["runs"]
     except (OSError, ValueError, TypeError, KeyError):
         return None
-    return runs if isinstance(runs, list) and all(isinstance(r, str) for r in runs) else None
+    if not isinstance(runs, list) or not all(isinstance(r, str) for r in runs):
+        return None
+    return [str((out / r).resolve()) for r in runs]
 
 
 def _run_facts(data: Dataset) -> list[list[str]]:
