@@ -17,7 +17,7 @@ import pytest
 
 from sanssim.analysis import fmt, stats
 from sanssim.analysis.dataset import load_dataset
-from sanssim.analysis.document import Figure, Para, Table, to_html, to_markdown
+from sanssim.analysis.document import Figure, Heading, Para, Table, to_html, to_markdown
 from sanssim.analysis.errors import ReportError
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
@@ -418,3 +418,30 @@ def test_a_run_holding_two_designs_is_split_into_two_arms(sweep: Path, tmp_path:
     }
     turns = data.turns.group_by("arm").agg(pl.len()).collect()
     assert dict(turns.iter_rows()) == {"2p, tiles II": 60 * 18 * 2, "3p, tiles II+III": 60 * 18 * 3}
+
+
+def test_key_findings_sum_up_many_arms_and_keep_every_line_in_the_body() -> None:
+    from sanssim.analysis.section import MAX_KEY_FINDINGS, Section, key_findings
+
+    lines = [f"finding {k}" for k in range(MAX_KEY_FINDINGS + 2)]
+    few = Section([Heading(2, "Few")], findings=lines[:MAX_KEY_FINDINGS])
+    assert key_findings(few) == (lines[:MAX_KEY_FINDINGS], [])
+    many = Section([Heading(2, "Many")], findings=lines)
+    shown, rest = key_findings(many)
+    assert shown[:-1] == lines[: MAX_KEY_FINDINGS - 1] and len(shown) == MAX_KEY_FINDINGS
+    assert shown[-1] == "3 more findings close the section “Many”." and rest == lines
+    summed = Section([Heading(2, "Summed")], findings=lines, summary=["across arms"])
+    assert key_findings(summed) == (["across arms"], lines)
+
+
+def test_a_report_of_many_arms_sums_up_seats_scores_and_quality(sweep: Path, tmp_path: Path):
+    out = tmp_path / "report"
+    write_report([sweep], out, ["sanssim", "report"])
+    md = (out / "report.md").read_text()
+    key = md.split("## Key findings")[1].split("\n## ")[0]
+    arms = len(list(sweep.glob("*/manifest.json")))
+    assert arms > 2
+    assert f"- Seats ({arms} arms, " in key and "- Seats, " not in key
+    assert f"- Scores ({arms} arms, " in key and "- Scores, " not in key
+    body = md.split("## Key findings")[1]
+    assert body.count("- Seats, ") == arms  # the per-arm lines close the section

@@ -83,3 +83,16 @@ def rate_diff(a: dict[str, Any], b: dict[str, Any], name: str) -> str:
         }
     )
     return diff(frame.select(newcombe_diff("a", "b", "x")).row(0, named=True), "x", percent=True)
+
+
+def span(rows: list[dict[str, Any]], value: str, show: Any) -> str:
+    """`lowest (arm) to highest (arm)` of `value` over per-arm rows, each as `show(row)`."""
+    ranked = sorted((r for r in rows if r[value] is not None), key=lambda r: r[value])
+    lo, hi = ranked[0], ranked[-1]
+    return f"{show(lo)} ({lo['arm']}) to {show(hi)} ({hi['arm']})"
+
+
+def counts(rows: list[dict[str, Any]], n: str) -> str:
+    """`20000 games each` or `2000 to 20000 games`, over per-arm rows."""
+    low, high = min(r[n] for r in rows), max(r[n] for r in rows)
+    return f"{low} games each" if low == high else f"{low} to {high} games"

@@ -10,7 +10,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt, pairs, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
-from sanssim.analysis.section import Context, Section
+from sanssim.analysis.section import FEW_ARMS, Context, Section
 from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
 
 TITLE = "Balance for every game"
@@ -35,12 +35,31 @@ def margin() -> pl.Expr:
 
 def build(ctx: Context) -> Section:
     findings: list[str] = []
+    summary: list[str] = []
     blocks: list[Block] = [Heading(2, TITLE)]
-    blocks += _seats(ctx, findings)
-    blocks += _scores(ctx, findings)
+    blocks += _seats(ctx, findings, summary)
+    blocks += _scores(ctx, findings, summary)
     blocks += _length(ctx)
     blocks += _sources(ctx)
-    return Section(blocks, [], findings)
+    many = len(ctx.data.arm_labels) > FEW_ARMS
+    return Section(blocks, [], findings, summary if many else None)
+
+
+def _seat_summary(firsts: list[dict]) -> str:
+    """The first player's edge across arms: how many arms show one, and its range."""
+    rejected = sum(r["p"] < ALPHA for r in firsts)
+
+    def edge(r: dict) -> str:
+        excess = fmt.interval(
+            100 * r["excess_p"], 100 * r["excess_lo"], 100 * r["excess_hi"], signed=True
+        )
+        return f"{excess} pp: {fmt.pct(r, 'win')} against {100 * r['fair']:.1f}%"
+
+    return (
+        f"Seats ({len(firsts)} arms, {fmt.counts(firsts, 'win_n')}): the test across seats "
+        f"finds that seat order matters in {rejected} of {len(firsts)} arms; the first "
+        f"player's edge over the fair share runs from {fmt.span(firsts, 'excess_p', edge)}."
+    )
 
 
 def _seat_finding(arm: str, first: dict, seats: int, p: float, verdict: str) -> str:
@@ -59,7 +78,7 @@ def _seat_finding(arm: str, first: dict, seats: int, p: float, verdict: str) -> 
     return text
 
 
-def _seats(ctx: Context, findings: list[str]) -> list[Block]:
+def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Win rate by seat against the fair 1/n, with a goodness-of-fit test per arm."""
     res = ctx.data.results.with_columns(win=win_share())
     wins = rate_table(res, ["arm", "n_players", "seat"], {"win": pl.col("win")})
@@ -85,6 +104,7 @@ def _seats(ctx: Context, findings: list[str]) -> list[Block]:
     arms = ctx.data.arms
     mixed = set(arms.filter(pl.col("strategies").str.contains(" | ", literal=True))["arm"])
     rows = []
+    firsts: list[dict] = []
     for arm, part in ((a, table.filter(pl.col("arm") == a)) for a in ctx.data.arm_labels):
         stat, df, p = chi2_gof(part["win_k"].to_list(), (part["win_n"] * part["fair"]).to_list())
         verdict = "seat order matters" if p < ALPHA else "no clear seat effect"
@@ -92,6 +112,7 @@ def _seats(ctx: Context, findings: list[str]) -> list[Block]:
             verdict += " (but seats play different strategies, so this mixes turn order with "
             verdict += "strategy strength)"
         first = part.row(0, named=True)
+        firsts.append({**first, "p": p})
         findings.append(_seat_finding(arm, first, len(part), p, verdict))
         for r in part.iter_rows(named=True):
             rows.append(
@@ -106,6 +127,7 @@ def _seats(ctx: Context, findings: list[str]) -> list[Block]:
                 ]
             )
     blocks.append(Table(["arm", "seat", "games", "win rate", "fair", "mean score", "test"], rows))
+    summary.append(_seat_summary(firsts))
     seats = list(range(int(table["seat"].max()) + 1))
     series = [
         figures.series(arm, part, "seat", seats, "excess", ctx.colour(arm), 100, "p")
@@ -129,7 +151,7 @@ def _seats(ctx: Context, findings: list[str]) -> list[Block]:
     return blocks
 
 
-def _scores(ctx: Context, findings: list[str]) -> list[Block]:
+def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Final scores, winning scores and margins per arm."""
     games = ctx.data.results.group_by("arm", "run", "game_id").agg(
         winning=pl.col("total").max(), margin=margin()
@@ -158,6 +180,12 @@ def _scores(ctx: Context, findings: list[str]) -> list[Block]:
             f"and win by {fmt.ci(r, 'margin')} points; {fmt.pct(r, 'tie')} of games end with "
             "the top total tied."
         )
+    by_arm = table.to_dicts()
+    summary.append(
+        f"Scores ({len(by_arm)} arms, {fmt.counts(by_arm, 'winning_n')}): winners win by "
+        f"{fmt.span(by_arm, 'margin_mean', lambda r: fmt.ci(r, 'margin'))} points; the top "
+        f"total is tied in {fmt.span(by_arm, 'tie_p', lambda r: fmt.pct(r, 'tie'))} of games."
+    )
     arms = ctx.data.arm_labels
     series = [figures.series("winning margin", table, "arm", arms, "margin")]
     fig = ctx.figure("score_distribution")

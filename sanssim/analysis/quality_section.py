@@ -14,7 +14,7 @@ import polars as pl
 from sanssim.analysis import figures, fmt, quality
 from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
-from sanssim.analysis.section import Context, Section, skipped_without_turns
+from sanssim.analysis.section import FEW_ARMS, Context, Section, skipped_without_turns
 
 TITLE = "Game quality"
 BY = ["run"]  # within one arm; a string key would slow every join
@@ -152,7 +152,16 @@ def build(ctx: Context) -> Section:
         "back from last place."
         for r in table.iter_rows(named=True)
     ]
-    return Section(blocks, skipped, findings)
+    by_arm = table.to_dicts()
+    summary = [
+        f"Game quality ({len(by_arm)} arms, {fmt.counts(by_arm, 'turns_n')}): the lead "
+        "changes "
+        f"{fmt.span(by_arm, 'lead_changes_mean', lambda r: fmt.ci(r, 'lead_changes', 2))} "
+        "times per game; winners come back from last place in "
+        f"{fmt.span(by_arm, 'comeback_p', lambda r: fmt.pct(r, 'comeback'))} of games."
+    ]
+    many = len(by_arm) > FEW_ARMS
+    return Section(blocks, skipped, findings, summary if many else None)
 
 
 def _figure(ctx: Context, arms: list[str], table: pl.DataFrame) -> list[Block]:

@@ -24,7 +24,7 @@ from sanssim.analysis.document import (
     to_markdown,
 )
 from sanssim.analysis.errors import ReportError
-from sanssim.analysis.section import Context, Skipped
+from sanssim.analysis.section import Context, Skipped, key_findings
 
 # What a report folder holds besides its figures; report.json records the runs reported on.
 REPORT_JSON = "report.json"
@@ -75,7 +75,7 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
-    findings = [f for section in sections for f in section.findings]
+    findings = [f for section in sections for f in key_findings(section)[0]]
     games = int(data.arms["games"].sum())
     arms = data.arm_labels
     blocks: list[Block] = [
@@ -98,6 +98,9 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     blocks += headline
     for section in sections:
         blocks += [b for b in section.blocks if b not in headline]
+        rest = key_findings(section)[1]
+        if rest:
+            blocks += [Para("Findings, arm by arm:"), Bullets(rest)]
     blocks += _provenance(data, command, skipped)
     title = f"{data.game_type.title} simulation report"
     md, html = out / "report.md", out / "report.html"

@@ -9,7 +9,7 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 
 from sanssim.analysis.dataset import Dataset
-from sanssim.analysis.document import Block
+from sanssim.analysis.document import Block, Heading
 
 TEN_COLOURS = tuple(to_hex(c) for c in colormaps["tab10"].colors)
 TWENTY_COLOURS = tuple(to_hex(c) for c in colormaps["tab20"].colors)
@@ -50,10 +50,34 @@ def skipped_without_turns(ctx: Context, what: str) -> list[Skipped]:
     return [Skipped(what, f"no turn log (--no-turn-log) for: {'; '.join(missing)}")]
 
 
+# More arms than this, and a section's key findings sum up across arms instead of one
+# line per arm (the per-arm lines then close the section).
+FEW_ARMS = 2
+# A section's key findings: at most this many lines; the rest close the section.
+MAX_KEY_FINDINGS = 4
+
+
 @dataclass
 class Section:
-    """Blocks for the body, what was skipped, and one-line findings for the summary."""
+    """Blocks for the body, what was skipped, and one-line findings for the summary.
+
+    `summary`, when set, stands for `findings` among the key findings: a few lines across
+    arms instead of one per arm (the per-arm findings then close the section's body)."""
 
     blocks: list[Block]
     skipped: list[Skipped] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+    summary: list[str] | None = None
+
+
+def key_findings(section: Section) -> tuple[list[str], list[str]]:
+    """What the section gives the key findings, and the per-arm findings left to close its
+    body (none when every finding made the key findings)."""
+    if section.summary is not None:
+        return section.summary, section.findings
+    if len(section.findings) <= MAX_KEY_FINDINGS:
+        return section.findings, []
+    shown = section.findings[: MAX_KEY_FINDINGS - 1]
+    more = len(section.findings) - len(shown)
+    title = next((b.text for b in section.blocks if isinstance(b, Heading)), "its section")
+    return [*shown, f"{more} more findings close the section “{title}”."], section.findings
