@@ -224,6 +224,19 @@ def test_mission_points_by_card_add_up_to_the_results(run_2p: Path, tmp_path: Pa
     assert (table["points"] == table["mission_points"]).all()
 
 
+def test_mission_points_by_card_follow_a_house_rule_table(
+    tmp_path: Path, make_run: Callable[..., Path]
+) -> None:
+    run = make_run(tmp_path / "table", "--mission-row-points", "3,3,3,3,0,10", games=30)
+    held = holdings(Context(load_dataset([run]), tmp_path / "out")).collect()
+    paid = {0: 0, 1: 3, 2: 3, 3: 3, 4: 3, 5: 0, 6: 10}
+    assert held["points"].to_list() == [paid[r] for r in held["row"].to_list()]
+    per_player = held.group_by("game_id", "seat").agg(
+        pl.col("points").sum(), pl.col("mission_points").first()
+    )
+    assert (per_player["points"] == per_player["mission_points"]).all()
+
+
 def test_identical_configurations_are_pooled_different_ones_kept_apart(
     tmp_path: Path, make_run: Callable[..., Path]
 ) -> None:

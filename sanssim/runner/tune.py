@@ -665,7 +665,7 @@ def _play(
         groups = None
         if tune.objective.kind == "spread":
             groups = tune.game_type.groups()[tune.objective.group].values(
-                results, arm.config.components
+                results, arm.config.game()
             )
         seat = k % tune.rotations
         by_candidate.setdefault(candidate.id, []).append(
