@@ -85,6 +85,8 @@ def test_game_option_ranges_have_the_option_kind():
         (["--param", "column_bonus_points=0..9", "--objective", "target:zz=1"], "unknown metric"),
         (["--param", "column_bonus_points=0..9", "--objective", "target:margin=x"], "a number"),
         (["--param", "column_bonus_points=0..9", "--objective", "spread:card"], "no group 'card'"),
+        (["--param", "column_bonus_points=0..9", "--objective", "rspread:card"], "no group 'card'"),
+        (["--param", "column_bonus_points=0..9", "--objective", "rspread:"], "unknown objective"),
         (["--param", "column_bonus_points=0..9", "--objective", "seat-balance", "--budget", "50"],
          "too small"),
         (["--param", "column_bonus_points=1|2", "--against", "random", "--objective",
@@ -116,6 +118,37 @@ def test_objective_scores_from_means():
     spread = obj.parse("spread:mission", None, get_game("sanssouci"), 2)
     means = {"s:a": 1.0, "c:a": 0.5, "s:b": 0.6, "c:b": 0.2, "s:c": 0.0, "c:c": 0.0}
     assert spread.score(means) == pytest.approx(1.0)  # group means 2 and 3; c never seen
+    relative = obj.parse("rspread:mission", None, get_game("sanssouci"), 2)
+    assert (relative.kind, relative.grouped, relative.sign) == ("rspread", True, -1)
+    assert relative.score(means) == pytest.approx(1.0 / 2.5)  # spread over the mean of 2, 3
+
+
+def test_relative_spread_ignores_a_scaled_table_and_the_report_shows_both_forms(tmp_path):
+    """Random players play the same games whatever missions pay, so doubling the mission
+    table doubles the spread of mission values and leaves the relative spread as it was."""
+    doubled = "2,4,6,8,10,12"
+    out = tmp_path / "scaled"
+    data = play(
+        out,
+        strategies=("random",),
+        against=None,
+        objective="rspread:mission",
+        params=(f"mission_row_points=1,2,3,4,5,6|{doubled}",),
+        budget=200,
+    )
+    assert data["candidates"][1]["values"] == {"mission_row_points": doubled}
+    final = data["final"]
+    assert final["best_vs_default"]["estimate"] == pytest.approx(0.0, abs=1e-12)
+    assert final["best_vs_default"]["verdict"] == "no clear difference"
+    write_report([out / "c001-final", out / "c000-final"], tmp_path / "report", ["test"])
+    text = (tmp_path / "report" / "report.md").read_text()
+    rows = {line.split(" | ")[0].strip("| "): line for line in text.splitlines()}
+    default = data["candidates"][0]["final"]["estimate"]
+    assert f"{100 * default:.1f}%" in rows["rspread:mission"]  # the tune's own figure again
+    spread_row = rows["spread:mission"].split(" | ")
+    best, base, difference = (float(cell.split()[0]) for cell in spread_row[1:4])
+    assert best == pytest.approx(2 * base, abs=0.02) and difference == pytest.approx(base, abs=0.02)
+    assert "| margin |" in text
 
 
 # ---------------------------------------------------------------- candidates

@@ -4,8 +4,11 @@ Every objective reads a candidate's games as one row per deal (a game seed, shar
 candidate measured in the same round) with a few per-deal columns, and is a function of
 those columns' means: the win share of the tuned seat against a fixed line-up (`against`,
 maximised), the largest gap between a seat's win share and 1/players (`seat-balance`), the
-distance of a metric's mean from a target (`target:METRIC=VALUE`), and the spread (largest
-minus smallest) of a grouped measure's group means (`spread:GROUP`), all minimised.
+distance of a metric's mean from a target (`target:METRIC=VALUE`), the spread (largest
+minus smallest) of a grouped measure's group means (`spread:GROUP`), and that spread relative
+to the mean of the group means (`rspread:GROUP`), all minimised. The relative form does not
+reward what shrinks every group alike (scaling the measure down shrinks its spread too); it
+does reward adding the same amount to every group, so read it with the plain spread.
 
 Intervals: `against` is a plain mean, so its interval is the t interval of
 `precision.achieved`, and best-minus-default is that of the per-deal paired differences.
@@ -30,7 +33,8 @@ from sanssim.analysis.precision import METRICS, achieved, outcomes
 from sanssim.errors import SanssimError
 from sanssim.games.base import GameType
 
-Kind = Literal["against", "seat-balance", "target", "spread"]
+Kind = Literal["against", "seat-balance", "target", "spread", "rspread"]
+GROUPED = ("spread", "rspread")  # objectives on a game's grouped measure (`GameType.groups`)
 KEYS = ("deal", "game_id")  # a deal: its master seed's tag and the game index
 LENGTH_METRICS = ("turns", "rounds")  # from the turn log when results lack the column
 REPLICATES = 1000
@@ -63,6 +67,11 @@ class Objective:
         return "maximise" if self.sign > 0 else "minimise"
 
     @property
+    def grouped(self) -> bool:
+        """Measured on the game's grouped measure `group`."""
+        return self.kind in GROUPED
+
+    @property
     def needs_turns(self) -> bool:
         """A game length that only the turn log holds."""
         return (
@@ -80,6 +89,8 @@ class Objective:
             "target": f"|mean {self.metric} - {self.value:g}| (minimise)",
             "spread": f"largest minus smallest group mean of {self.group}, {self.group_doc} "
             "(minimise)",
+            "rspread": f"largest minus smallest group mean of {self.group}, divided by the mean "
+            f"of the group means, {self.group_doc} (minimise)",
         }[self.kind]
 
     def per_deal(self, parts: Sequence[Part]) -> pl.DataFrame:
@@ -128,7 +139,13 @@ class Objective:
             return abs(means["m"] - self.value)
         groups = [c[2:] for c in means if c.startswith("s:")]
         values = [means[f"s:{g}"] / means[f"c:{g}"] for g in groups if means.get(f"c:{g}", 0) > 0]
-        return max(values) - min(values) if values else float("nan")
+        if not values:
+            return float("nan")
+        spread = max(values) - min(values)
+        if self.kind == "spread":
+            return spread
+        centre = sum(values) / len(values)
+        return spread / centre if centre else float("nan")
 
 
 @dataclass(frozen=True)
@@ -157,7 +174,8 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
         return Objective("against", "against", n_players)
     if text is None:
         raise ObjectiveError(
-            "give --objective (seat-balance, target:METRIC=VALUE, spread:GROUP) or --against SPEC"
+            "give --objective (seat-balance, target:METRIC=VALUE, spread:GROUP, rspread:GROUP) "
+            "or --against SPEC"
         )
     text = text.strip()
     columns = tuple(
@@ -184,18 +202,18 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
         return Objective(
             text, "target", n_players, metric=metric, value=value, results_columns=columns
         )
-    if text.startswith("spread:"):
-        group = text.removeprefix("spread:")
+    kind, _, group = text.partition(":")
+    if kind in GROUPED and group:
         groups = game_type.groups()
         if group not in groups:
             known = ", ".join(groups) or "none"
             raise ObjectiveError(
                 f"--objective {text!r}: {game_type.name} has no group {group!r} (groups: {known})"
             )
-        return Objective(text, "spread", n_players, group=group, group_doc=groups[group].doc)
+        return Objective(text, kind, n_players, group=group, group_doc=groups[group].doc)  # type: ignore[arg-type]
     raise ObjectiveError(
         f"unknown objective {text!r} "
-        "(seat-balance, target:METRIC=VALUE, spread:GROUP, or --against SPEC)"
+        "(seat-balance, target:METRIC=VALUE, spread:GROUP, rspread:GROUP, or --against SPEC)"
     )
 
 

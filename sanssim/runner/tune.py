@@ -663,7 +663,7 @@ def _play(
             else None
         )
         groups = None
-        if tune.objective.kind == "spread":
+        if tune.objective.grouped:
             groups = tune.game_type.groups()[tune.objective.group].values(
                 results, arm.config.game()
             )
