@@ -260,10 +260,9 @@ def _other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
 
 
 def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
-    """For an objective on a grouped measure, both of its forms (the spread in the measure's
-    unit and relative to the mean of the group means) for the best and the default on the
-    fresh deals, the difference paired deal by deal: one form alone can mislead (paying less
-    for every group shrinks the plain spread, paying more the relative one)."""
+    """For an objective on a grouped measure, all three of its forms (`objective` says why
+    one alone can mislead) for the best and the default on the fresh deals, the difference
+    paired deal by deal."""
     if data["objective"]["kind"] not in obj.GROUPED:
         return []
     game_type = get_game(data["game"])
@@ -291,10 +290,12 @@ def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
         )
     return [
         Para(
-            f"The grouped measure both ways, {best} and the default on the same fresh deals "
+            f"The grouped measure three ways, {best} and the default on the same fresh deals "
             "(95% CI, n = games; bootstrap over games, the difference paired game by game): "
             f"spread is the largest minus the smallest group mean of {group}, rspread that "
-            "spread as a share of the mean of the group means."
+            "spread as a share of the mean of the group means (paying more to every group "
+            "lowers it), zspread that spread in pooled standard deviations within groups "
+            "(unchanged by paying more or less to every group alike)."
         ),
         Table(["objective", best, "default", "difference"], rows),
     ]
