@@ -21,7 +21,8 @@ from sanssim.analysis.errors import ReportError
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
 from sanssim.errors import SanssimError
-from sanssim.games.sanssouci.measures import stale_colours
+from sanssim.games.sanssouci.measures import preprinted_depth, stale_colours
+from sanssim.games.sanssouci.missions import build as missions_section
 from sanssim.games.sanssouci.missions import holdings
 
 # ---------------------------------------------------------------- statistics
@@ -222,6 +223,22 @@ def test_mission_points_by_card_add_up_to_the_results(run_2p: Path, tmp_path: Pa
     table = per_player.collect()
     assert table.height == 600 and (table["len"] == 2).all()
     assert (table["points"] == table["mission_points"]).all()
+
+
+def test_missions_are_split_by_the_preprinted_square_in_their_column(
+    run_2p: Path, tmp_path: Path
+) -> None:
+    """Side 1A pre-prints (2,4) (2,5) (3,0) (4,8) (5,1) (6,7) besides row 1."""
+    ctx = Context(load_dataset([run_2p]), tmp_path)
+    depth = preprinted_depth(ctx.data).filter(pl.col("garden_side") == "1A").sort("col")
+    assert depth["printed"].to_list() == [3, 5, 0, 0, 2, 2, 0, 6, 4]
+    table = next(
+        b
+        for b in missions_section(ctx).blocks
+        if isinstance(b, Table) and b.header[0] == "pre-printed square"
+    )
+    assert [row[0] for row in table.rows] == ["none", *(f"row {r}" for r in range(2, 7))]
+    assert sum(int(row[1]) for row in table.rows) == 2 * 2 * 300  # every card held, once
 
 
 def test_mission_points_by_card_follow_a_house_rule_table(

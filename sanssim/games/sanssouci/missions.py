@@ -12,7 +12,7 @@ from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table, welch_diff
 from sanssim.games.sanssouci import SYMBOLS
 from sanssim.games.sanssouci.components import N_ROWS
-from sanssim.games.sanssouci.measures import side_columns
+from sanssim.games.sanssouci.measures import preprinted_depth, side_columns
 
 TITLE = "Mission values"
 DEFAULT_COMPONENTS = "default components"  # the dataset's label of the packaged data
@@ -74,6 +74,14 @@ def build(ctx: Context) -> Section:
     sides = mean_table(
         held, ["arm", "group", "mission", "garden_side"], {"points": pl.col("points")}
     )
+    footholds = held.join(
+        preprinted_depth(ctx.data).lazy(), on=["run", "garden_side", "col"], how="left"
+    ).with_columns(pl.col("printed").fill_null(0))
+    by_print = mean_table(footholds, ["arm", "group", "printed"], {"points": pl.col("points")})
+    by_print = by_print.join(
+        rate_table(footholds, ["arm", "group", "printed"], {"deep": pl.col("row") == N_ROWS}),
+        on=["arm", "group", "printed"],
+    )
 
     blocks = [
         Heading(2, TITLE),
@@ -114,6 +122,7 @@ def build(ctx: Context) -> Section:
             dist.filter(pl.col("group") == group),
             pairs.filter(pl.col("group") == group),
             sides.filter(pl.col("group") == group),
+            by_print.filter(pl.col("group") == group),
         )
     return Section(blocks, findings=findings)
 
@@ -268,7 +277,12 @@ def _groups(frame: pl.DataFrame, ctx: Context) -> list[tuple[str, str, pl.DataFr
 
 
 def _arm_tables(
-    arm: str, table: pl.DataFrame, dist: pl.DataFrame, pairs: pl.DataFrame, sides: pl.DataFrame
+    arm: str,
+    table: pl.DataFrame,
+    dist: pl.DataFrame,
+    pairs: pl.DataFrame,
+    sides: pl.DataFrame,
+    by_print: pl.DataFrame,
 ) -> list[Block]:
     blocks: list[Block] = [Heading(3, f"Missions — {arm}")]
     rows = [
@@ -310,6 +324,7 @@ def _arm_tables(
     )
     blocks += _pairs(pairs)
     blocks += _garden_effect(sides)
+    blocks += _footholds(by_print)
     return blocks
 
 
@@ -373,4 +388,25 @@ def _garden_effect(sides: pl.DataFrame) -> list[Block]:
             f"{ALPHA}/9)."
         ),
         Table(["mission", "n held", "lowest side", "highest side", "test", "side matters"], rows),
+    ]
+
+
+def _footholds(by_print: pl.DataFrame) -> list[Block]:
+    """Why the garden side matters: a mission by the pre-printed square in its column."""
+    rows = [
+        [
+            "none" if r["printed"] == 0 else f"row {r['printed']}",
+            str(r["points_n"]),
+            fmt.ci(r, "points", 2),
+            fmt.pct(r, "deep"),
+        ]
+        for r in by_print.sort("printed").iter_rows(named=True)
+    ]
+    return [
+        Para(
+            "Why: a mission by the pre-printed square in its column on the holder's garden "
+            "side (besides row 1; none, or its row), a foothold on the noble's way down. Mean "
+            f"points and the share of its nobles ending in row {N_ROWS}."
+        ),
+        Table(["pre-printed square", "n held", "mission points", f"noble in row {N_ROWS}"], rows),
     ]
