@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
@@ -223,7 +223,8 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
             raise ObjectiveError(
                 f"--objective {text!r}: {game_type.name} has no group {group!r} (groups: {known})"
             )
-        return Objective(text, kind, n_players, group=group, group_doc=groups[group].doc)  # type: ignore[arg-type]
+        grouped = cast(Kind, kind)
+        return Objective(text, grouped, n_players, group=group, group_doc=groups[group].doc)
     raise ObjectiveError(
         f"unknown objective {text!r} "
         "(seat-balance, target:METRIC=VALUE, spread:GROUP, rspread:GROUP, zspread:GROUP, or "
