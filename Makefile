@@ -88,15 +88,19 @@ HEURISTIC_REST := --players 2 --against heuristic --candidates 16 --budget 40000
 	-s 'heuristic:latent=0..0.6,mission_move=0..1.5,pair=0..3,symbol=0..3,option=0.1..0.4'
 HEURISTIC_NEAR := --players 2 --against heuristic --candidates 32 --budget 120000 \
 	-s 'heuristic:option=0.1..0.4,mission=0.5..1.5,path=1..3,latent=0.1..0.4,block=0.1..0.4,row=0.25..0.75,column=0.4..1.2,decay=0.15..0.45,skip=0.3..0.9,mission_move=0.2..0.8,joker=1..3,pair=0.5..1.5,symbol=0.5..1.5'
-MISSIONS := --players 2 --param column_bonus_points=0..15 \
-	--param 'row_bonus_points=8,7,6,5,4|4,4,4,4,4|12,10,8,6,4' --objective spread:mission \
-	--budget 40000
+# Mission tables (what a mission pays by its noble's row 1-6): the rules', floors, and tables
+# that pay the same for the last two, three or four rows, each at two levels.
+MISSION_TABLES := 1,2,3,4,5,6|2,2,3,4,5,6|3,3,3,4,5,6|1,2,3,4,5,5|2,3,4,5,6,6|2,3,4,5,5,6|1,3,5,5,6,6|2,4,5,5,6,6|1,3,4,5,5,5|2,4,5,6,6,6|2,3,4,5,5,5|3,4,5,6,6,6|1,3,5,5,5,5|2,4,6,6,6,6|2,3,5,5,5,5|1,3,6,6,6,6
+MISSIONS := --players 2 --param 'mission_row_points=$(MISSION_TABLES)' \
+	--objective zspread:mission --budget 80000
 tuning: install
 	$(call tune,heuristic-p2,$(HEURISTIC_P2))
 	$(call tune,splendor-seat,$(SPLENDOR_SEAT))
 	$(call tune,splendor-gems,$(SPLENDOR_GEMS))
 	$(call tune,splendor-ties,$(SPLENDOR_TIES))
 	$(call tune,missions,$(MISSIONS))
+	$(BIN)/sanssim run --config experiments/missions.toml --out $(TUNED)/missions-quality
+	$(BIN)/sanssim report $(TUNED)/missions-quality --out reports/tuning/missions-quality --force
 	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
 	$(call tune,heuristic-rest,$(HEURISTIC_REST))
 	$(call tune,heuristic-near,$(HEURISTIC_NEAR))

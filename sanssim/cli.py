@@ -555,8 +555,10 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     "--objective",
     help="seat-balance (smallest largest gap between a seat's win share and 1/players), "
     "target:METRIC=VALUE (a metric's mean closest to VALUE: mean_total, margin, "
-    "first_seat_gap, seat0_win..., turns, rounds or a numeric results column), or "
-    "spread:GROUP (smallest spread of a grouped measure, e.g. Sanssouci's mission).",
+    "first_seat_gap, seat0_win..., turns, rounds or a numeric results column), "
+    "spread:GROUP (smallest spread of a grouped measure's group means, e.g. Sanssouci's "
+    "mission), rspread:GROUP (that spread divided by the mean of the group means) or "
+    "zspread:GROUP (divided by the pooled standard deviation within groups).",
 )
 @click.option(
     "--against",

@@ -22,7 +22,8 @@ from sanssim.analysis.errors import ReportError
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
 from sanssim.errors import SanssimError
-from sanssim.games.sanssouci.measures import stale_colours
+from sanssim.games.sanssouci.measures import preprinted_depth, stale_colours
+from sanssim.games.sanssouci.missions import build as missions_section
 from sanssim.games.sanssouci.missions import holdings
 
 # ---------------------------------------------------------------- statistics
@@ -223,6 +224,35 @@ def test_mission_points_by_card_add_up_to_the_results(run_2p: Path, tmp_path: Pa
     table = per_player.collect()
     assert table.height == 600 and (table["len"] == 2).all()
     assert (table["points"] == table["mission_points"]).all()
+
+
+def test_missions_are_split_by_the_preprinted_square_in_their_column(
+    run_2p: Path, tmp_path: Path
+) -> None:
+    """Side 1A pre-prints (2,4) (2,5) (3,0) (4,8) (5,1) (6,7) besides row 1."""
+    ctx = Context(load_dataset([run_2p]), tmp_path)
+    depth = preprinted_depth(ctx.data).filter(pl.col("garden_side") == "1A").sort("col")
+    assert depth["printed"].to_list() == [3, 5, 0, 0, 2, 2, 0, 6, 4]
+    table = next(
+        b
+        for b in missions_section(ctx).blocks
+        if isinstance(b, Table) and b.header[0] == "pre-printed square"
+    )
+    assert [row[0] for row in table.rows] == ["none", *(f"row {r}" for r in range(2, 7))]
+    assert sum(int(row[1]) for row in table.rows) == 2 * 2 * 300  # every card held, once
+
+
+def test_mission_points_by_card_follow_a_house_rule_table(
+    tmp_path: Path, make_run: Callable[..., Path]
+) -> None:
+    run = make_run(tmp_path / "table", "--mission-row-points", "3,3,3,3,0,10", games=30)
+    held = holdings(Context(load_dataset([run]), tmp_path / "out")).collect()
+    paid = {0: 0, 1: 3, 2: 3, 3: 3, 4: 3, 5: 0, 6: 10}
+    assert held["points"].to_list() == [paid[r] for r in held["row"].to_list()]
+    per_player = held.group_by("game_id", "seat").agg(
+        pl.col("points").sum(), pl.col("mission_points").first()
+    )
+    assert (per_player["points"] == per_player["mission_points"]).all()
 
 
 def test_identical_configurations_are_pooled_different_ones_kept_apart(

@@ -3,14 +3,22 @@ its rule says on a hand-built position, and its default leaves the game as it wa
 
 from __future__ import annotations
 
+import random
+
+import polars as pl
 import pytest
 from positions import col_squares, row_squares
 from splendor_positions import fresh
-from test_rules import position
+from test_rules import position, take
 
 from sanssim.errors import ConfigError
 from sanssim.games import get_game
-from sanssim.games.sanssouci import Game, GameConfig
+from sanssim.games.sanssouci import NOBLE, SYMBOLS, Game, GameConfig
+from sanssim.games.sanssouci.engine import square
+from sanssim.games.sanssouci.plugin import mission_points
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+from sanssim.games.sanssouci.strategies.tactics import row_sum
+from sanssim.games.sanssouci.view import PlayerView
 from sanssim.games.splendor.engine import GOLD
 from sanssim.runner.config import build_config
 from sanssim.runner.play import play_game
@@ -34,6 +42,41 @@ def test_sanssouci_row_and_column_bonus_options_score_complete_rows_and_columns(
     assert example().breakdown(0).total == 25  # the rulebook's 7 + 10 + 8
 
 
+def test_sanssouci_mission_table_pays_by_the_nobles_row():
+    b = example(mission_row_points=(0, 0, 10, 0, 20, 0)).breakdown(0)  # nobles in rows 3, 5
+    assert (b.mission_points, b.total) == (30, 7 + 10 + 30)
+    state = example(mission_row_points=(9, 9, 9, 9, 9, 9))
+    state.noble_rows[0][2] = 0  # a noble on the terrace pays nothing, whatever the table
+    assert state.breakdown(0).mission_points == 9
+
+
+def test_heuristic_values_a_mission_noble_move_by_the_table_in_force():
+    """Pavilion (column 2) is a mission; its noble in row 3 may move to row 5."""
+    gains = {}
+    for table in ((1, 2, 3, 4, 5, 6), (0, 0, 0, 10, 10, 10)):
+        state = example(mission_row_points=table)
+        take(state, "joker", 0)  # a labyrinth to its free row-2 square: the noble's turn
+        assert state.phase == NOBLE
+        player = HeuristicStrategy(random.Random(0))
+        terms = dict(player.terms(PlayerView(state, 0), state.legal))
+        gains[table] = terms[square(5, 2)]["mission_move"]
+    assert gains == {(1, 2, 3, 4, 5, 6): 0.5 * 2, (0, 0, 0, 10, 10, 10): 0.5 * 10}
+    opened = 1 << square(4, 2) | 1 << square(6, 2)
+    assert (row_sum(opened), row_sum(opened, (0, 0, 0, 10, 10, 10, 30))) == (10, 40)
+
+
+def test_sanssouci_mission_group_values_follow_the_table(make_run, tmp_path):
+    """The grouped measure `spread:mission` reads pays what the results' totals hold."""
+    run = make_run(tmp_path / "table", "--mission-row-points", "0,1,1,2,7,9", games=20)
+    results = pl.scan_parquet(run / "results" / "*.parquet")
+    game = Game(GameConfig(n_players=2, mission_row_points=(0, 1, 1, 2, 7, 9)))
+    values = mission_points(results, game).group_by("game_id").agg(pl.col("value").sum())
+    totals = results.group_by("game_id").agg(pl.col("mission_points").sum())
+    both = values.join(totals, on="game_id").collect()
+    assert both.height == 20 and (both["value"] == both["mission_points"]).all()
+    assert set(mission_points(results, game).collect()["group"]) <= set(SYMBOLS)
+
+
 def test_sanssouci_seat_bonus_adds_k_times_the_bonus_to_seat_k():
     game = Game(GameConfig(n_players=3, seat_bonus=4))
     state = game.new_state(1)
@@ -49,6 +92,8 @@ def test_sanssouci_seat_bonus_adds_k_times_the_bonus_to_seat_k():
         ({"row_bonus_points": (8, 7, 6)}, "row bonus must be 5 integers"),
         ({"column_bonus_points": -1}, "column bonus must be an integer 0-100"),
         ({"seat_bonus": 101}, "seat bonus must be an integer 0-100"),
+        ({"mission_row_points": (1, 2, 3)}, "mission points must be 6 integers 0-100"),
+        ({"mission_row_points": (1, 2, 3, 4, 5, -6)}, "mission points must be 6 integers 0-100"),
     ],
 )
 def test_sanssouci_bad_bonuses_are_config_errors(rules: dict, message: str) -> None:
@@ -84,7 +129,15 @@ def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
 @pytest.mark.parametrize(
     ("game", "options"),
     [
-        ("sanssouci", {"row_bonus_points": "8,7,6,5,4", "column_bonus_points": 5, "seat_bonus": 0}),
+        (
+            "sanssouci",
+            {
+                "row_bonus_points": "8,7,6,5,4",
+                "column_bonus_points": 5,
+                "seat_bonus": 0,
+                "mission_row_points": "1,2,3,4,5,6",
+            },
+        ),
         ("seikatsu", {"set_points": "components", "tie_break": "components"}),
         ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}),
     ],
@@ -105,6 +158,7 @@ def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) ->
     ("game", "options", "recorded"),
     [
         ("sanssouci", {"column_bonus_points": 7}, ("column_bonus_points", 7)),
+        ("sanssouci", {"mission_row_points": "1,2,3,4,5,5"}, ("mission_row_points", "1,2,3,4,5,5")),
         (
             "seikatsu",
             {"tie_break": "earlier_in_turn_order"},

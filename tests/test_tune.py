@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from sanssim.analysis import objective as obj
 from sanssim.analysis.report import write_report
+from sanssim.analysis.tune_report import interval
 from sanssim.cli import main
 from sanssim.games import get_game
 from sanssim.runner import tune as tuning
@@ -85,6 +86,8 @@ def test_game_option_ranges_have_the_option_kind():
         (["--param", "column_bonus_points=0..9", "--objective", "target:zz=1"], "unknown metric"),
         (["--param", "column_bonus_points=0..9", "--objective", "target:margin=x"], "a number"),
         (["--param", "column_bonus_points=0..9", "--objective", "spread:card"], "no group 'card'"),
+        (["--param", "column_bonus_points=0..9", "--objective", "rspread:card"], "no group 'card'"),
+        (["--param", "column_bonus_points=0..9", "--objective", "rspread:"], "unknown objective"),
         (["--param", "column_bonus_points=0..9", "--objective", "seat-balance", "--budget", "50"],
          "too small"),
         (["--param", "column_bonus_points=1|2", "--against", "random", "--objective",
@@ -116,6 +119,52 @@ def test_objective_scores_from_means():
     spread = obj.parse("spread:mission", None, get_game("sanssouci"), 2)
     means = {"s:a": 1.0, "c:a": 0.5, "s:b": 0.6, "c:b": 0.2, "s:c": 0.0, "c:c": 0.0}
     assert spread.score(means) == pytest.approx(1.0)  # group means 2 and 3; c never seen
+    relative = obj.parse("rspread:mission", None, get_game("sanssouci"), 2)
+    assert (relative.kind, relative.grouped, relative.sign) == ("rspread", True, -1)
+    assert relative.score(means) == pytest.approx(1.0 / 2.5)  # spread over the mean of 2, 3
+    standard = obj.parse("zspread:mission", None, get_game("sanssouci"), 2)
+    # group a holds 1 and 3 (mean 2, variance 1), b holds 3 (mean 3, variance 0): pooled 2/3
+    moments = {"s:a": 4.0, "c:a": 2.0, "q:a": 10.0, "s:b": 3.0, "c:b": 1.0, "q:b": 9.0}
+    assert standard.score(moments) == pytest.approx(1.0 / (2 / 3) ** 0.5)
+    affine = {  # every value x becomes 3x + 2
+        f"{k}:{g}": {"s": 3 * s + 2 * c, "c": c, "q": 9 * q + 12 * s + 4 * c}[k]
+        for g, (s, c, q) in {"a": (4.0, 2.0, 10.0), "b": (3.0, 1.0, 9.0)}.items()
+        for k in "scq"
+    }
+    assert standard.score(affine) == pytest.approx(standard.score(moments))
+    assert spread.score(affine) == pytest.approx(3 * spread.score(moments))
+
+
+def test_spread_forms_on_a_scaled_table_and_the_report_shows_all_three(tmp_path):
+    """Random players play the same games whatever missions pay, so doubling the mission table
+    doubles the spread and leaves the relative and standardised spreads as they were."""
+    doubled = "2,4,6,8,10,12"
+    out = tmp_path / "scaled"
+    data = play(
+        out,
+        strategies=("random",),
+        against=None,
+        objective="zspread:mission",
+        params=(f"mission_row_points=1,2,3,4,5,6|{doubled}",),
+        budget=200,
+    )
+    assert data["candidates"][1]["values"] == {"mission_row_points": doubled}
+    final = [c["final"]["estimate"] for c in data["candidates"]]
+    assert final[1] == pytest.approx(final[0])
+    assert data["final"]["best_vs_default"]["verdict"] == "no clear difference"
+    write_report([out / "c001-final", out / "c000-final"], tmp_path / "report", ["test"])
+    text = (tmp_path / "report" / "report.md").read_text()
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in text.splitlines()}
+    # the tuned form repeats the tune's own figure, interval and all
+    assert rows["zspread:mission"][2] == interval(data, data["candidates"][0]["final"])
+    spread, rspread, zspread = (  # each: doubled, default, difference
+        [float(cell.split()[0].rstrip("%")) for cell in rows[f"{form}:mission"][1:4]]
+        for form in ("spread", "rspread", "zspread")
+    )
+    assert spread[0] == pytest.approx(2 * spread[1], abs=0.02)
+    assert spread[2] == pytest.approx(spread[1], abs=0.02)
+    assert rspread[0] == pytest.approx(rspread[1], abs=0.1) and zspread[2] == 0
+    assert "| margin |" in text
 
 
 # ---------------------------------------------------------------- candidates

@@ -5,7 +5,15 @@ candidate measured in the same round) with a few per-deal columns, and is a func
 those columns' means: the win share of the tuned seat against a fixed line-up (`against`,
 maximised), the largest gap between a seat's win share and 1/players (`seat-balance`), the
 distance of a metric's mean from a target (`target:METRIC=VALUE`), and the spread (largest
-minus smallest) of a grouped measure's group means (`spread:GROUP`), all minimised.
+minus smallest) of a grouped measure's group means, all minimised, in three forms:
+`spread:GROUP` in the measure's unit, `rspread:GROUP` divided by the mean of the group means,
+`zspread:GROUP` divided by the pooled standard deviation within groups. Each form can be
+lowered without making the groups any more alike: the spread by scaling the measure down (pay
+less for every mission), the relative spread by adding the same to every value (pay more for
+every mission). The standardised form is unchanged by both (the same affine change moves the
+spread and the standard deviation alike), so only a change in how the values are distributed
+lowers it; but a measure made nearly constant lowers it too, since little is left to spread.
+Read the three together (the tune report shows all of them).
 
 Intervals: `against` is a plain mean, so its interval is the t interval of
 `precision.achieved`, and best-minus-default is that of the per-deal paired differences.
@@ -21,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
@@ -30,7 +38,8 @@ from sanssim.analysis.precision import METRICS, achieved, outcomes
 from sanssim.errors import SanssimError
 from sanssim.games.base import GameType
 
-Kind = Literal["against", "seat-balance", "target", "spread"]
+Kind = Literal["against", "seat-balance", "target", "spread", "rspread", "zspread"]
+GROUPED = ("spread", "rspread", "zspread")  # on a game's grouped measure (`GameType.groups`)
 KEYS = ("deal", "game_id")  # a deal: its master seed's tag and the game index
 LENGTH_METRICS = ("turns", "rounds")  # from the turn log when results lack the column
 REPLICATES = 1000
@@ -63,6 +72,11 @@ class Objective:
         return "maximise" if self.sign > 0 else "minimise"
 
     @property
+    def grouped(self) -> bool:
+        """Measured on the game's grouped measure `group`."""
+        return self.kind in GROUPED
+
+    @property
     def needs_turns(self) -> bool:
         """A game length that only the turn log holds."""
         return (
@@ -80,6 +94,10 @@ class Objective:
             "target": f"|mean {self.metric} - {self.value:g}| (minimise)",
             "spread": f"largest minus smallest group mean of {self.group}, {self.group_doc} "
             "(minimise)",
+            "rspread": f"largest minus smallest group mean of {self.group}, divided by the mean "
+            f"of the group means, {self.group_doc} (minimise)",
+            "zspread": f"largest minus smallest group mean of {self.group}, divided by the "
+            f"pooled standard deviation within groups, {self.group_doc} (minimise)",
         }[self.kind]
 
     def per_deal(self, parts: Sequence[Part]) -> pl.DataFrame:
@@ -98,9 +116,9 @@ class Objective:
         if self.kind == "target":
             return self._metric(part).select("game_id", pl.col(self.metric).alias("m"))
         values = part.groups.group_by("game_id", "group").agg(
-            s=pl.col("value").sum(), c=pl.len().cast(pl.Float64)
+            s=pl.col("value").sum(), c=pl.len().cast(pl.Float64), q=pl.col("value").pow(2).sum()
         )
-        long = values.unpivot(["s", "c"], index=["game_id", "group"]).with_columns(
+        long = values.unpivot(["s", "c", "q"], index=["game_id", "group"]).with_columns(
             pl.format("{}:{}", "variable", "group").alias("column")
         )
         return long.collect().pivot("column", index="game_id", values="value", sort_columns=True)
@@ -126,9 +144,21 @@ class Objective:
             return max(abs(means[f"w{s}"] - 1 / self.n_players) for s in range(self.n_players))
         if self.kind == "target":
             return abs(means["m"] - self.value)
-        groups = [c[2:] for c in means if c.startswith("s:")]
-        values = [means[f"s:{g}"] / means[f"c:{g}"] for g in groups if means.get(f"c:{g}", 0) > 0]
-        return max(values) - min(values) if values else float("nan")
+        groups = [c[2:] for c in means if c.startswith("s:") and means.get(f"c:{c[2:]}", 0) > 0]
+        if not groups:
+            return float("nan")
+        values = [means[f"s:{g}"] / means[f"c:{g}"] for g in groups]
+        spread = max(values) - min(values)
+        if self.kind == "spread":
+            return spread
+        if self.kind == "rspread":
+            centre = sum(values) / len(values)
+            return spread / centre if centre else float("nan")
+        # pooled within-group variance: sum over groups of (sum x^2 - n * mean^2), over n
+        pairs = zip(groups, values, strict=True)
+        within = sum(means[f"q:{g}"] - means[f"s:{g}"] * mean for g, mean in pairs)
+        variance = within / sum(means[f"c:{g}"] for g in groups)
+        return spread / variance**0.5 if variance > 0 else float("nan")
 
 
 @dataclass(frozen=True)
@@ -157,7 +187,8 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
         return Objective("against", "against", n_players)
     if text is None:
         raise ObjectiveError(
-            "give --objective (seat-balance, target:METRIC=VALUE, spread:GROUP) or --against SPEC"
+            "give --objective (seat-balance, target:METRIC=VALUE, spread:GROUP, rspread:GROUP, "
+            "zspread:GROUP) or --against SPEC"
         )
     text = text.strip()
     columns = tuple(
@@ -184,18 +215,20 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
         return Objective(
             text, "target", n_players, metric=metric, value=value, results_columns=columns
         )
-    if text.startswith("spread:"):
-        group = text.removeprefix("spread:")
+    kind, _, group = text.partition(":")
+    if kind in GROUPED and group:
         groups = game_type.groups()
         if group not in groups:
             known = ", ".join(groups) or "none"
             raise ObjectiveError(
                 f"--objective {text!r}: {game_type.name} has no group {group!r} (groups: {known})"
             )
-        return Objective(text, "spread", n_players, group=group, group_doc=groups[group].doc)
+        grouped = cast(Kind, kind)
+        return Objective(text, grouped, n_players, group=group, group_doc=groups[group].doc)
     raise ObjectiveError(
         f"unknown objective {text!r} "
-        "(seat-balance, target:METRIC=VALUE, spread:GROUP, or --against SPEC)"
+        "(seat-balance, target:METRIC=VALUE, spread:GROUP, rspread:GROUP, zspread:GROUP, or "
+        "--against SPEC)"
     )
 
 

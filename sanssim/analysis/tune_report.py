@@ -12,21 +12,35 @@ from typing import Any
 import polars as pl
 
 from sanssim.analysis import figures, fmt, paired
+from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.generic import margin
 from sanssim.analysis.section import Context, Section
+from sanssim.games import get_game
+from sanssim.seeding import derive_seed
 
 TUNE = "tune.json"
 SHOWN = 8  # candidates listed in the printed summary
+PERCENT = ("against", "seat-balance", "rspread")  # objectives read as percentages
 
 
 def _scale(data: dict[str, Any]) -> tuple[float, str]:
-    """Win shares read as percentages, other objectives in their own unit."""
-    return (100.0, "%") if data["objective"]["kind"] in ("against", "seat-balance") else (1.0, "")
+    """Win shares and relative spreads read as percentages, other objectives in their own
+    unit."""
+    return _kind_scale(data["objective"]["kind"])
+
+
+def _kind_scale(kind: str) -> tuple[float, str]:
+    return (100.0, "%") if kind in PERCENT else (1.0, "")
 
 
 def interval(data: dict[str, Any], est: dict[str, Any], signed: bool = False) -> str:
     """`estimate [lo, hi], n = deals`; a difference of percentages in points."""
-    scale, unit = _scale(data)
+    return _interval(data["objective"]["kind"], est, signed)
+
+
+def _interval(kind: str, est: dict[str, Any], signed: bool = False) -> str:
+    scale, unit = _kind_scale(kind)
     unit = " pp" if signed and unit else unit
     text = fmt.interval(
         scale * est["estimate"], scale * est["lo"], scale * est["hi"], signed=signed, unit=unit
@@ -220,7 +234,9 @@ def _other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     paths = [folder / f"{label}-final{suffix}" / "results" for label in (best, "c000")]
     frames = [pl.scan_parquet(sorted(p.glob("*.parquet"))) for p in paths]
     names = frames[0].collect_schema().names()
-    comparison = paired.compare(*frames, length="rounds" if "rounds" in names else None)
+    comparison = paired.compare(
+        *frames, length="rounds" if "rounds" in names else None, extra={"margin": margin()}
+    )
     rows = [
         [
             r["metric"],
@@ -234,11 +250,68 @@ def _other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     return [
         Para(
             f"Other metrics, {best} minus the default on the same fresh deals "
-            f"({comparison.reason}): mean_total is the mean final score, seatK_win seat K's "
-            "win share, length the rounds played (where the game logs them)."
+            f"({comparison.reason}): mean_total is the mean final score, margin the winner's "
+            "total minus the best other total, seatK_win seat K's win share, length the rounds "
+            "played (where the game logs them)."
         ),
         Table(["metric", best, "default", "difference (95% CI)", "games"], rows),
+        *_group_forms(folder, data),
     ]
+
+
+def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
+    """For an objective on a grouped measure, all three of its forms (`objective` says why
+    one alone can mislead) for the best and the default on the fresh deals, the difference
+    paired deal by deal."""
+    if data["objective"]["kind"] not in obj.GROUPED:
+        return []
+    game_type = get_game(data["game"])
+    group = data["objective"]["text"].partition(":")[2]
+    ids = (data["final"]["best"], 0)
+    best = data["candidates"][ids[0]]["label"]
+    parts = [_group_part(game_type, group, folder / f"c{cid:03d}-final") for cid in ids]
+    seed = data["settings"]["seed"]
+    rows = []
+    for kind in obj.GROUPED:
+        objective = obj.parse(f"{kind}:{group}", None, game_type, data["settings"]["players"])
+        deals = [objective.per_deal([part]) for part in parts]
+        # the tune's own seeds, so that the tuned form repeats its figures exactly
+        ests = [
+            obj.estimate(objective, d, derive_seed(seed, "final-ci", cid)).to_dict()
+            for cid, d in zip(ids, deals, strict=True)
+        ]
+        diff = obj.difference(objective, *deals, derive_seed(seed, "diff"))
+        rows.append(
+            [
+                objective.text,
+                *(_interval(kind, e) for e in ests),
+                _interval(kind, diff.to_dict(), signed=True),
+            ]
+        )
+    return [
+        Para(
+            f"The grouped measure three ways, {best} and the default on the same fresh deals "
+            "(95% CI, n = games; bootstrap over games, the difference paired game by game): "
+            f"spread is the largest minus the smallest group mean of {group}, rspread that "
+            "spread as a share of the mean of the group means (paying more to every group "
+            "lowers it), zspread that spread in pooled standard deviations within groups "
+            "(unchanged by paying more or less to every group alike)."
+        ),
+        Table(["objective", best, "default", "difference"], rows),
+    ]
+
+
+def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:
+    """One final arm's games and its grouped measure, valued by the game it played."""
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    config = manifest["config"]
+    game = game_type.new_game(
+        config["n_players"],
+        game_type.options_from_config(config),
+        game_type.components_from_manifest(manifest["components"]),
+    )
+    results = pl.scan_parquet(sorted((path / "results").glob("*.parquet")))
+    return obj.Part("final", results, groups=game_type.groups()[group].values(results, game))
 
 
 SECTIONS = (build,)

@@ -84,8 +84,9 @@ _KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str:
 @dataclass(frozen=True, slots=True)
 class Group:
     """A grouped per-game measure for `sanssim tune --objective spread:NAME`: `values(results,
-    components)` gives one row per observation with `game_id`, `group` (text) and `value`
-    (float), from a run's results and its component data."""
+    game)` gives one row per observation with `game_id`, `group` (text) and `value` (float),
+    from a run's results and the game it played (`new_game`'s: its options, as house rules may
+    change what a value is, and its component data)."""
 
     doc: str
     values: Callable[[pl.LazyFrame, Any], pl.LazyFrame]

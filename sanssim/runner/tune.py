@@ -663,9 +663,9 @@ def _play(
             else None
         )
         groups = None
-        if tune.objective.kind == "spread":
+        if tune.objective.grouped:
             groups = tune.game_type.groups()[tune.objective.group].values(
-                results, arm.config.components
+                results, arm.config.game()
             )
         seat = k % tune.rotations
         by_candidate.setdefault(candidate.id, []).append(

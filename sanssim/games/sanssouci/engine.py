@@ -43,6 +43,7 @@ PASS = N_SQUARES
 ROW_BONUS = {2: 8, 3: 7, 4: 6, 5: 5, 6: 4}
 COLUMN_BONUS = 5
 BONUS_ROWS = tuple(ROW_BONUS)
+MISSION_POINTS = tuple(range(1, N_ROWS + 1))  # a mission pays its noble's row 1-6
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULT_TILE_SET = {2: "II", 3: "II+III", 4: "II+III+IV"}
 
@@ -128,11 +129,17 @@ class GameConfig:
     row_bonus_points: tuple[int, ...] = tuple(ROW_BONUS.values())  # rows 2-6
     column_bonus_points: int = COLUMN_BONUS
     seat_bonus: int = 0  # seat k starts with k * seat_bonus points
+    mission_row_points: tuple[int, ...] = MISSION_POINTS  # noble in row 1-6 (terrace: 0)
 
     @property
     def row_points(self) -> dict[int, int]:
         """End bonus by garden row (2-6) for a complete row."""
         return dict(zip(BONUS_ROWS, self.row_bonus_points, strict=True))
+
+    @property
+    def mission_points(self) -> tuple[int, ...]:
+        """Points a mission pays by its noble's row, 0 (the terrace) to 6."""
+        return (0, *self.mission_row_points)
 
     @property
     def resolved_tile_set(self) -> str:
@@ -179,6 +186,15 @@ class GameConfig:
             )
         if not _is_points(self.seat_bonus):
             raise ConfigError(f"seat bonus must be an integer 0-100, got {self.seat_bonus!r}")
+        missions = self.mission_row_points
+        if (
+            not isinstance(missions, tuple)
+            or len(missions) != N_ROWS
+            or not all(_is_points(v) for v in missions)
+        ):
+            raise ConfigError(
+                f"mission points must be 6 integers 0-100 (rows 1-6), got {missions!r}"
+            )
         tiles = components.tiles_per_symbol(self.resolved_tile_set) * len(SYMBOLS)
         if tiles < N_SLOTS:
             raise ConfigError(f"tile set {self.resolved_tile_set} has only {tiles} tiles")
@@ -272,6 +288,7 @@ class Game:
         object.__setattr__(self, "card_kind", kinds)
         object.__setattr__(self, "card_symbol", tuple(c.symbol for c in cards))
         object.__setattr__(self, "row_points", self.config.row_points)
+        object.__setattr__(self, "mission_points", self.config.mission_points)
         object.__setattr__(self, "card_slots", pair_slots)
         object.__setattr__(
             self, "setups", tuple(_side_setup(comps, i) for i in range(len(comps.garden_sides)))
@@ -651,6 +668,7 @@ class State:
         occupied = self.occupied[p]
         config = self.game.config
         row_points = self.game.row_points
+        paid = self.game.mission_points
         rows_done = [r for r in row_points if occupied & ROW_MASK[r] == ROW_MASK[r]]
         cols_done = sum(occupied & m == m for m in COL_MASK)
         columns = self.setup[p].symbol_column
@@ -660,7 +678,7 @@ class State:
             expansion_points=self.expansion_points[p],
             row_bonus=sum(row_points[r] for r in rows_done),
             column_bonus=config.column_bonus_points * cols_done,
-            mission_points=sum(nobles[columns[m]] for m in self.missions[p]),
+            mission_points=sum(paid[nobles[columns[m]]] for m in self.missions[p]),
             gardeners=self.n_gardeners[p],
             rows_completed=len(rows_done),
             columns_completed=cols_done,

@@ -72,6 +72,21 @@ def side_columns(data: Dataset) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+def preprinted_depth(data: Dataset) -> pl.DataFrame:
+    """run, garden_side, col, printed: the row of the pre-printed square below row 1 in each
+    column of each garden side of each run's component data (0: none; the deepest, should a
+    user's data print several), a foothold for that column's noble."""
+    rows = []
+    for i, run in enumerate(data.runs):
+        for side in run.manifest["components"]["garden_sides"]:
+            deepest = dict.fromkeys(range(len(side["columns"])), 0)
+            for row, col in side.get("preprinted", []):
+                deepest[col] = max(deepest[col], row if row > 1 else 0)
+            rows += [(i, side["id"], col, row) for col, row in deepest.items()]
+    schema = {"run": pl.Int32, "garden_side": pl.String, "col": pl.Int64, "printed": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
 def expansion_boards(data: Dataset) -> pl.DataFrame:
     """run, expansion_side, board: which board each expansion side is printed on."""
     rows = [

@@ -11,10 +11,10 @@ from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table, welch_diff
 from sanssim.games.sanssouci import SYMBOLS
-from sanssim.games.sanssouci.measures import side_columns
+from sanssim.games.sanssouci.components import N_ROWS
+from sanssim.games.sanssouci.measures import preprinted_depth, side_columns
 
 TITLE = "Mission values"
-MAX_POINTS = 6
 DEFAULT_COMPONENTS = "default components"  # the dataset's label of the packaged data
 RANK_DRAWS = 2000  # redraws of the mission means for the rank correlation's interval
 
@@ -26,9 +26,12 @@ def win_share() -> pl.Expr:
 
 
 def holdings(ctx: Context) -> pl.LazyFrame:
-    """One row per mission held: its points (row of the noble in its column), the holder's
-    final score and win share, and its `group`: the arm, split by the holder's strategy
-    when the arm mixes strategies."""
+    """One row per mission held: the `row` of the noble in its column, its `points` (that
+    row, or what the run's mission table pays for it), the holder's final score and win share,
+    and its `group`: the arm, split by the holder's strategy when the arm mixes strategies."""
+    paid = pl.concat_list(
+        pl.lit(0, pl.Int64), pl.col("mission_row_points").str.split(",").cast(pl.List(pl.Int64))
+    )
     ds = ctx.data
     return (
         ds.results.with_columns(
@@ -45,8 +48,9 @@ def holdings(ctx: Context) -> pl.LazyFrame:
             side_columns(ds).lazy().rename({"symbol": "mission"}),
             on=["run", "garden_side", "mission"],
         )
+        .with_columns(row=pl.col("noble_rows").list.get(pl.col("col")).cast(pl.Int64))
         .with_columns(
-            points=pl.col("noble_rows").list.get(pl.col("col")),
+            points=paid.list.get(pl.col("row")),
             group=pl.when(pl.col("strategy").n_unique().over("arm") > 1)
             .then(pl.format("{} — {}", "arm", "strategy"))
             .otherwise("arm"),
@@ -60,7 +64,7 @@ def build(ctx: Context) -> Section:
     values = mean_table(held, by, {"points": pl.col("points"), "total": pl.col("total")})
     wins = rate_table(held, by, {"win": pl.col("win")})
     table = values.join(wins, on=by)
-    share_flags = {f"p{k}": pl.col("points") == k for k in range(MAX_POINTS + 1)}
+    share_flags = {f"p{k}": pl.col("row") == k for k in range(N_ROWS + 1)}
     dist = rate_table(held, by, share_flags)
     pairs = mean_table(
         held.filter(pl.col("mission") == pl.col("mission_a")),
@@ -70,12 +74,21 @@ def build(ctx: Context) -> Section:
     sides = mean_table(
         held, ["arm", "group", "mission", "garden_side"], {"points": pl.col("points")}
     )
+    footholds = held.join(
+        preprinted_depth(ctx.data).lazy(), on=["run", "garden_side", "col"], how="left"
+    ).with_columns(pl.col("printed").fill_null(0))
+    by_print = mean_table(footholds, ["arm", "group", "printed"], {"points": pl.col("points")})
+    by_print = by_print.join(
+        rate_table(footholds, ["arm", "group", "printed"], {"deep": pl.col("row") == N_ROWS}),
+        on=["arm", "group", "printed"],
+    )
 
     blocks = [
         Heading(2, TITLE),
         Para(
             "A mission scores the row of the noble in its column at the end (0 if the noble "
-            "never left the terrace). Holders' score and win rate show whether the points "
+            "never left the terrace; under a house-rule mission table, what the table pays for "
+            "that row). Holders' score and win rate show whether the points "
             "translate into wins. Win rate splits shared wins; the fair share is 1/players. "
             "Brackets are 95% confidence intervals."
         ),
@@ -109,6 +122,7 @@ def build(ctx: Context) -> Section:
             dist.filter(pl.col("group") == group),
             pairs.filter(pl.col("group") == group),
             sides.filter(pl.col("group") == group),
+            by_print.filter(pl.col("group") == group),
         )
     return Section(blocks, findings=findings)
 
@@ -263,7 +277,12 @@ def _groups(frame: pl.DataFrame, ctx: Context) -> list[tuple[str, str, pl.DataFr
 
 
 def _arm_tables(
-    arm: str, table: pl.DataFrame, dist: pl.DataFrame, pairs: pl.DataFrame, sides: pl.DataFrame
+    arm: str,
+    table: pl.DataFrame,
+    dist: pl.DataFrame,
+    pairs: pl.DataFrame,
+    sides: pl.DataFrame,
+    by_print: pl.DataFrame,
 ) -> list[Block]:
     blocks: list[Block] = [Heading(3, f"Missions — {arm}")]
     rows = [
@@ -282,21 +301,22 @@ def _arm_tables(
             rows,
         )
     )
-    half = max((dist[f"p{k}_hi"] - dist[f"p{k}_lo"]).max() / 2 for k in range(MAX_POINTS + 1))
+    half = max((dist[f"p{k}_hi"] - dist[f"p{k}_lo"]).max() / 2 for k in range(N_ROWS + 1))
     blocks.append(
         Para(
-            f"Distribution of mission points (share of cards held scoring 0–{MAX_POINTS}); "
-            f"every share's 95% interval is within ±{100 * half:.1f} percentage points."
+            f"Where the mission's noble ends (share of cards held by its row 0–{N_ROWS}, 0 the "
+            "terrace; under the rules the mission scores that row); every share's 95% interval "
+            f"is within ±{100 * half:.1f} percentage points."
         )
     )
     blocks.append(
         Table(
-            ["mission", "n", *map(str, range(MAX_POINTS + 1))],
+            ["mission", "n", *map(str, range(N_ROWS + 1))],
             [
                 [
                     r["mission"],
                     str(r["p0_n"]),
-                    *(f"{100 * r[f'p{k}_p']:.0f}%" for k in range(MAX_POINTS + 1)),
+                    *(f"{100 * r[f'p{k}_p']:.0f}%" for k in range(N_ROWS + 1)),
                 ]
                 for r in dist.iter_rows(named=True)
             ],
@@ -304,6 +324,7 @@ def _arm_tables(
     )
     blocks += _pairs(pairs)
     blocks += _garden_effect(sides)
+    blocks += _footholds(by_print)
     return blocks
 
 
@@ -367,4 +388,25 @@ def _garden_effect(sides: pl.DataFrame) -> list[Block]:
             f"{ALPHA}/9)."
         ),
         Table(["mission", "n held", "lowest side", "highest side", "test", "side matters"], rows),
+    ]
+
+
+def _footholds(by_print: pl.DataFrame) -> list[Block]:
+    """Why the garden side matters: a mission by the pre-printed square in its column."""
+    rows = [
+        [
+            "none" if r["printed"] == 0 else f"row {r['printed']}",
+            str(r["points_n"]),
+            fmt.ci(r, "points", 2),
+            fmt.pct(r, "deep"),
+        ]
+        for r in by_print.sort("printed").iter_rows(named=True)
+    ]
+    return [
+        Para(
+            "Why: a mission by the pre-printed square in its column on the holder's garden "
+            "side (besides row 1; none, or its row), a foothold on the noble's way down. Mean "
+            f"points and the share of its nobles ending in row {N_ROWS}."
+        ),
+        Table(["pre-printed square", "n held", "mission points", f"noble in row {N_ROWS}"], rows),
     ]

@@ -17,6 +17,7 @@ from sanssim.games.sanssouci.engine import (
     COLUMN_BONUS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    MISSION_POINTS,
     ROW_BONUS,
     Game,
     GameConfig,
@@ -27,20 +28,33 @@ from sanssim.games.sanssouci.view import PlayerView
 
 RANDOM_SIDES = "random"
 DEFAULT_ROW_POINTS = ",".join(map(str, ROW_BONUS.values()))
+DEFAULT_MISSION_POINTS = ",".join(map(str, MISSION_POINTS))
 # House-rule options recorded in the manifest only when they differ from the rulebook, so
 # that runs without them keep their run ids.
-HOUSE_RULES = ("row_bonus_points", "column_bonus_points", "seat_bonus")
+HOUSE_RULES = ("row_bonus_points", "column_bonus_points", "seat_bonus", "mission_row_points")
 
 
-def parse_row_points(text: object) -> tuple[int, ...]:
-    """`8,7,6,5,4`: the end bonus of a complete row 2, 3, 4, 5 and 6."""
+def _integers(text: object, count: int, what: str) -> tuple[int, ...]:
+    """`count` comma-separated integers, or a one-line ConfigError naming `what` they are."""
     try:
         values = tuple(int(v) for v in str(text).split(","))
     except ValueError:
         values = ()
-    if len(values) != len(ROW_BONUS):
-        raise ConfigError(f"row bonus must be 5 integers (rows 2-6) like 8,7,6,5,4, got {text!r}")
+    if len(values) != count:
+        raise ConfigError(f"{what}, got {text!r}")
     return values
+
+
+def parse_row_points(text: object) -> tuple[int, ...]:
+    """`8,7,6,5,4`: the end bonus of a complete row 2, 3, 4, 5 and 6."""
+    return _integers(text, len(ROW_BONUS), "row bonus must be 5 integers (rows 2-6) like 8,7,6,5,4")
+
+
+def parse_mission_points(text: object) -> tuple[int, ...]:
+    """`1,2,3,4,5,6`: what a mission pays when its noble ends in row 1, 2, ..., 6."""
+    return _integers(
+        text, len(MISSION_POINTS), "mission points must be 6 integers (rows 1-6) like 1,2,3,4,5,6"
+    )
 
 
 def parse_garden_sides(policy: object, n_players: int) -> tuple[str, ...] | None:
@@ -59,26 +73,27 @@ def parse_garden_sides(policy: object, n_players: int) -> tuple[str, ...] | None
     return tuple(ids)
 
 
-def mission_points(results: pl.LazyFrame, components: Components) -> pl.LazyFrame:
-    """One row per mission held: game_id, its symbol (`group`) and its points (`value`)."""
+def mission_points(results: pl.LazyFrame, game: Game) -> pl.LazyFrame:
+    """One row per mission held: game_id, its symbol (`group`) and its points (`value`, by
+    the game's mission table from the row of the noble in the symbol's column)."""
     columns = pl.LazyFrame(
         [
             (side.id, symbol, c)
-            for side in components.garden_sides
+            for side in game.components.garden_sides
             for c, symbol in enumerate(side.columns)
         ],
         schema={"garden_side": pl.String, "group": pl.String, "col": pl.Int64},
         orient="row",
     )
+    paid = dict(enumerate(map(float, game.config.mission_points)))
+    row = pl.col("noble_rows").list.get(pl.col("col")).cast(pl.Int64)
     return (
         results.select(
             "game_id", "garden_side", "noble_rows", group=pl.concat_list("mission_a", "mission_b")
         )
         .explode("group")
         .join(columns, on=["garden_side", "group"])
-        .select(
-            "game_id", "group", value=pl.col("noble_rows").list.get(pl.col("col")).cast(pl.Float64)
-        )
+        .select("game_id", "group", value=row.replace_strict(paid, return_dtype=pl.Float64))
     )
 
 
@@ -122,6 +137,13 @@ class Sanssouci(GameType):
             0,
             "seat compensation: seat k starts with k times this many points",
         ),
+        Option(
+            "mission_row_points",
+            str,
+            DEFAULT_MISSION_POINTS,
+            "house rule: what a mission pays when its noble ends in row 1,2,3,4,5,6 (terrace 0)",
+            label="mission points",
+        ),
     )
     sources = log.SOURCES
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
@@ -150,6 +172,9 @@ class Sanssouci(GameType):
             ),
             column_bonus_points=_given(options, "column_bonus_points", COLUMN_BONUS),
             seat_bonus=_given(options, "seat_bonus", 0),
+            mission_row_points=parse_mission_points(
+                options.get("mission_row_points") or DEFAULT_MISSION_POINTS
+            ),
         )
         return Game(config, components)
 
@@ -168,6 +193,7 @@ class Sanssouci(GameType):
             "row_bonus_points": ",".join(map(str, config.row_bonus_points)),
             "column_bonus_points": config.column_bonus_points,
             "seat_bonus": config.seat_bonus,
+            "mission_row_points": ",".join(map(str, config.mission_row_points)),
         }
         return recorded | {k: v for k, v in house.items() if v != self.option(k).default}
 
@@ -223,8 +249,8 @@ class Sanssouci(GameType):
     def groups(self) -> dict[str, Group]:
         return {
             "mission": Group(
-                "points of a mission card held, grouped by its symbol (the row of the noble "
-                "in that symbol's column at the end)",
+                "points of a mission card held, grouped by its symbol (by the row of the "
+                "noble in that symbol's column at the end)",
                 mission_points,
             )
         }

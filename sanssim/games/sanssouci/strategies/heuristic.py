@@ -4,8 +4,10 @@ Every option is scored as points now plus a potential for later turns, in
 points. The potential of a tile placed on a square is:
 
 - `option` x row for each square it opens to a noble (connected to row 1, no
-  gardener, below the noble in its column), `mission` times more in a
-  mission column, since that noble's last row is scored again at the end;
+  gardener, below the noble in its column), plus `option` x `mission` x what
+  a mission pays there in a mission column, since that noble's last row is
+  scored again at the end (by the mission table in force: the row itself
+  under the rules);
 - `path` x rows by which it deepens the group connected to row 1 (gardener
   or not): the path toward rows 5-6 that later tiles extend;
 - `latent` x row for a landscape not yet connected, below its noble;
@@ -17,10 +19,11 @@ points. The potential of a tile placed on a square is:
 A tile is also worth the best noble move it leaves for this turn, and the
 card kept in hand: `joker`, `pair` or `symbol`; a symbol card whose symbol
 the display will no longer show is kept as a joker (it acts as one on a
-turn its symbol is absent). A noble move scores its row, plus
-`mission_move` x rows gained in a mission column, minus `skip` x the rows of
-the squares it steps over in its column: each could have been one more move
-(moving a noble down one row at a time scores every row on the way).
+turn its symbol is absent). A noble move scores its row, plus `mission_move`
+x the mission points gained in a mission column (the rows gained, under the
+rules), minus `skip` x the rows of the squares it steps over in its column:
+each could have been one more move (moving a noble down one row at a time
+scores every row on the way).
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ class HeuristicStrategy(Strategy):
         Param("column", 0.8, "share of a column bonus credited as the column fills"),
         Param("decay", 0.3, "credit factor per square still missing in a row or column"),
         Param("skip", 0.6, "per row of an open square a noble move steps over"),
-        Param("mission_move", 0.5, "per row a mission noble gains (scored again at the end)"),
+        Param("mission_move", 0.5, "per mission point a mission noble gains (scored at the end)"),
         Param("joker", 2.0, "value of keeping the joker in hand"),
         Param("pair", 1.0, "value of keeping a two-colour card in hand"),
         Param("symbol", 1.0, "value of keeping a symbol card in hand"),
@@ -141,7 +144,7 @@ class _Turn:
 
     __slots__ = (
         "w", "view", "garden", "missions", "left", "options", "best_move", "taken", "display",
-        "depth", "hand", "row_points", "column_points",
+        "depth", "hand", "row_points", "column_points", "mission_points",
     )  # fmt: skip
 
     def __init__(self, w: HeuristicStrategy, view: PlayerView) -> None:
@@ -157,6 +160,7 @@ class _Turn:
         rules = view.game  # the bonuses in force (house rules may change them)
         self.row_points = rules.row_points
         self.column_points = rules.config.column_bonus_points
+        self.mission_points = rules.mission_points
         self.options = garden.options()
         self.best_move = max([0.0] + [self.move_value(sq) for sq in bits(self.options)])
         self.taken: dict[int, float] = {}
@@ -173,7 +177,8 @@ class _Turn:
         if terms is not None:
             terms["noble row"] = value
         if self.missions >> sq & 1:
-            gain = w.mission_move * (row - self.garden.rows[col])
+            paid = self.mission_points
+            gain = w.mission_move * (paid[row] - paid[self.garden.rows[col]])
             value += gain
             if terms is not None:
                 terms["mission_move"] = gain
@@ -212,7 +217,8 @@ class _Turn:
                     named.append(("path", gain))
             opened = new & g.zone & ~(g.gardeners | bit if gardener else g.gardeners)
             if opened:
-                gain = w.option * (row_sum(opened) + w.mission * row_sum(opened & self.missions))
+                mission = row_sum(opened & self.missions, self.mission_points)
+                gain = w.option * (row_sum(opened) + w.mission * mission)
                 value += gain
                 best = max(self.move_value(s) for s in bits(opened))
                 if named is not None:

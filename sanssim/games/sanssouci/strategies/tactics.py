@@ -27,12 +27,14 @@ ROW_LINE = tuple(ROW_MASK[ROW_OF[sq]] for sq in range(N_SQUARES))
 COL_LINE = tuple(COL_MASK[COL_OF[sq]] for sq in range(N_SQUARES))
 
 
-def row_sum(mask: int) -> int:
-    """Sum of the row values of the squares in `mask` (what nobles would score there)."""
+def row_sum(mask: int, points: tuple[int, ...] | None = None) -> int:
+    """Sum of the row values of the squares in `mask` (what nobles would score there), or of
+    `points[row]` (what a mission would pay there, by the game's mission table)."""
     total = 0
     while mask:
         low = mask & -mask
-        total += ROW_OF[low.bit_length() - 1]
+        row = ROW_OF[low.bit_length() - 1]
+        total += row if points is None else points[row]
         mask ^= low
     return total
 
