@@ -11,7 +11,7 @@ from test_rules import position
 from sanssim.errors import ConfigError
 from sanssim.games import get_game
 from sanssim.games.sanssouci import Game, GameConfig
-from sanssim.games.splendor.engine import GOLD
+from sanssim.games.splendor.engine import GOLD, RESERVE, TAKE2, TAKE_DIFF, TAKE_SETS
 from sanssim.runner.config import build_config
 from sanssim.runner.play import play_game
 
@@ -81,12 +81,49 @@ def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
     assert default.ranks() == [1, 2, 3]
 
 
+def takes(state) -> list[tuple[int, ...]]:
+    """The colours of each legal take: a take-different's set, a take2's colour twice."""
+    return [
+        TAKE_SETS[a - TAKE_DIFF] if a < TAKE2 else (a - TAKE2,) * 2
+        for a in state.legal
+        if a < RESERVE
+    ]
+
+
+def test_splendor_first_turn_gems_shortens_only_the_first_players_first_take():
+    state = fresh(2, first_turn_gems=2)
+    assert sorted(takes(state)) == sorted(c for c in TAKE_SETS if len(c) == 2)  # no take2
+    reserves = [a for a in fresh(2).legal if a >= RESERVE]
+    assert [a for a in state.legal if a >= RESERVE] == reserves  # reserving stays legal
+    state.apply_action(TAKE_DIFF + TAKE_SETS.index((0, 1)))
+    assert state.tokens[0] == [1, 1, 0, 0, 0, 0]
+    triples = sorted(c for c in TAKE_SETS if len(c) == 3)
+    # seat 1 takes as the rules say: three colours, or two of a colour still holding 4
+    assert sorted(takes(state)) == sorted([(2, 2), (3, 3), (4, 4), *triples])
+    state.apply_action(TAKE_DIFF + TAKE_SETS.index((2, 3, 4)))
+    assert (state.current, sorted(takes(state))) == (0, triples)  # and so does seat 0 now
+    assert sorted(takes(fresh(2, first_turn_gems=1))) == [(c,) for c in range(5)]
+    # one colour left in the supply (the later seat holds the rest): one gem of it
+    short = fresh(2, first_turn_gems=2, gem_tokens=1, later_seat_gems=4)
+    assert takes(short) == [(4,)]
+    with pytest.raises(ConfigError, match="first_turn_gems must be an integer 1-3"):
+        fresh(2, first_turn_gems=0)
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
         ("sanssouci", {"row_bonus_points": "8,7,6,5,4", "column_bonus_points": 5, "seat_bonus": 0}),
         ("seikatsu", {"set_points": "components", "tie_break": "components"}),
-        ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}),
+        (
+            "splendor",
+            {
+                "later_seat_gold": 0,
+                "later_seat_gems": 0,
+                "ties_to_later_seat": False,
+                "first_turn_gems": 3,
+            },
+        ),
     ],
 )
 def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) -> None:
@@ -111,6 +148,7 @@ def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) ->
             ("tie_break", "earlier_in_turn_order"),
         ),
         ("splendor", {"later_seat_gold": 1}, ("later_seat_gold", 1)),
+        ("splendor", {"first_turn_gems": 2}, ("first_turn_gems", 2)),
     ],
 )
 def test_a_house_rule_changes_the_run_id_and_is_recorded(
