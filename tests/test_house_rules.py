@@ -3,15 +3,28 @@ its rule says on a hand-built position, and its default leaves the game as it wa
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from positions import col_squares, row_squares
-from splendor_positions import fresh
+from splendor_positions import arrange, fresh
 from test_rules import position
 
 from sanssim.errors import ConfigError
 from sanssim.games import get_game
 from sanssim.games.sanssouci import Game, GameConfig
-from sanssim.games.splendor.engine import GOLD, RESERVE, TAKE2, TAKE_DIFF, TAKE_SETS
+from sanssim.games.splendor.engine import (
+    GOLD,
+    MAIN,
+    RESERVE,
+    RETURN,
+    RETURNING,
+    TAKE2,
+    TAKE_DIFF,
+    TAKE_SETS,
+)
+from sanssim.games.splendor.strategies import HeuristicStrategy
+from sanssim.games.splendor.view import PlayerView
 from sanssim.runner.config import build_config
 from sanssim.runner.play import play_game
 
@@ -110,6 +123,34 @@ def test_splendor_first_turn_gems_shortens_only_the_first_players_first_take():
         fresh(2, first_turn_gems=0)
 
 
+def test_splendor_later_seat_limit_lets_only_later_seats_keep_more_tokens():
+    green_red_black = TAKE_DIFF + TAKE_SETS.index((2, 3, 4))
+    nine = [3, 3, 3, 0, 0, 0]
+    for seat, kept in ((1, 11), (0, 10)):
+        state = fresh(2, later_seat_limit=1)
+        arrange(state, seat=seat, supply=[4, 4, 4, 4, 4, 5], tokens={0: nine, 1: nine})
+        state.apply_action(green_red_black)  # 12 tokens
+        assert (state.phase, state.excess) == (RETURNING, 12 - kept)
+        while state.phase == RETURNING:
+            state.apply_action(RETURN)  # white
+        assert sum(state.tokens[seat]) == kept and state.phase == MAIN
+    with pytest.raises(ConfigError, match="later_seat_limit must be an integer 0-10"):
+        fresh(2, later_seat_limit=11)
+
+
+def test_splendor_heuristic_plans_with_its_seats_token_limit():
+    """Eight tokens and a take of three: one to hand back at 10, none at 11."""
+    take3 = TAKE_DIFF + TAKE_SETS.index((2, 3, 4))
+    heuristic = HeuristicStrategy(random.Random(0))
+    for limit, overflow in ((0, -heuristic.overflow), (1, 0.0)):
+        state = fresh(2, later_seat_limit=limit)
+        arrange(state, seat=1, supply=[4, 4, 4, 4, 4, 5], tokens={1: [3, 3, 2, 0, 0, 0]})
+        view = PlayerView(state, 1)
+        assert view.token_limit(1) == 10 + limit and view.token_limit(0) == 10
+        terms = dict(heuristic.terms(view, state.legal))
+        assert terms[take3]["overflow"] == pytest.approx(overflow)
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
@@ -122,6 +163,7 @@ def test_splendor_first_turn_gems_shortens_only_the_first_players_first_take():
                 "later_seat_gems": 0,
                 "ties_to_later_seat": False,
                 "first_turn_gems": 3,
+                "later_seat_limit": 0,
             },
         ),
     ],

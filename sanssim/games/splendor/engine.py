@@ -135,6 +135,7 @@ class GameConfig:
     later_seat_gems: int = 0  # and gem tokens, one of each colour from the first on
     ties_to_later_seat: bool = False  # seat compensation: a tie on points goes to the later seat
     first_turn_gems: int = TAKE_DIFF_GEMS  # seat compensation: gems seat 0's first take takes
+    later_seat_limit: int = 0  # and tokens each later seat may hold beyond the 10-token limit
 
     @property
     def resolved_gem_tokens(self) -> int:
@@ -162,6 +163,7 @@ class GameConfig:
         _check_range("later_seat_gold", self.later_seat_gold, 0, 127)
         _check_range("later_seat_gems", self.later_seat_gems, 0, N_GEMS)
         _check_range("first_turn_gems", self.first_turn_gems, 1, TAKE_DIFF_GEMS)
+        _check_range("later_seat_limit", self.later_seat_limit, 0, TOKEN_LIMIT)
         if not isinstance(self.ties_to_later_seat, bool):
             raise ConfigError(
                 f"ties_to_later_seat must be true or false, got {self.ties_to_later_seat!r}"
@@ -187,7 +189,12 @@ class GameConfig:
             "nobles": self.nobles,
             "max_rounds": self.max_rounds,
         }
-        for name in ("later_seat_gold", "later_seat_gems", "ties_to_later_seat"):
+        for name in (
+            "later_seat_gold",
+            "later_seat_gems",
+            "ties_to_later_seat",
+            "later_seat_limit",
+        ):
             if getattr(self, name):
                 variants[name] = getattr(self, name)
         if self.first_turn_gems != TAKE_DIFF_GEMS:
@@ -241,6 +248,11 @@ class Game:
             "noble_req": tuple(_pack(n.requirement, width) for n in comps.nobles),
             "noble_points": tuple(n.points for n in comps.nobles),
             "level_cards": tuple(comps.level_cards(lv) for lv in range(1, N_LEVELS + 1)),
+            # tokens a seat may hold at the end of its turn (rules: 10 for every seat)
+            "token_limit": tuple(
+                TOKEN_LIMIT + (self.config.later_seat_limit if p else 0)
+                for p in range(self.config.n_players)
+            ),
         }
         for name, value in sets.items():
             object.__setattr__(self, name, value)
@@ -572,7 +584,7 @@ class State:
             self.round_passes += 1
             self._nobles_step()
             return
-        over = sum(tokens) - TOKEN_LIMIT
+        over = sum(tokens) - self.game.token_limit[p]
         if over > 0:
             self.excess = over
             self._ask_return()

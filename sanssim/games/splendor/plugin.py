@@ -32,6 +32,7 @@ PARAMETERS = (
     "later_seat_gems",
     "ties_to_later_seat",
     "first_turn_gems",
+    "later_seat_limit",
 )
 
 
@@ -40,6 +41,7 @@ SEAT_COMPENSATIONS = {
     "later_seat_gems": 0,
     "ties_to_later_seat": False,
     "first_turn_gems": TAKE_DIFF_GEMS,
+    "later_seat_limit": 0,
 }
 
 
@@ -82,6 +84,14 @@ class Splendor(GameType):
             "seat compensation: gems the first player's first turn takes, of different "
             "colours (1-3; below 3 no two of a colour); reserving stays legal",
             label="first-turn gems",
+        ),
+        Option(
+            "later_seat_limit",
+            int,
+            0,
+            "seat compensation: tokens each seat after the first may hold beyond the "
+            "10-token limit (0-10)",
+            label="later-seat token limit",
         ),
     )
     sources = ("card_points", "noble_points")
