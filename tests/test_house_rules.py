@@ -8,7 +8,7 @@ import random
 import polars as pl
 import pytest
 from positions import col_squares, row_squares
-from splendor_positions import fresh
+from splendor_positions import arrange, fresh
 from test_rules import position, take
 
 from sanssim.errors import ConfigError
@@ -19,7 +19,18 @@ from sanssim.games.sanssouci.plugin import mission_points
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 from sanssim.games.sanssouci.strategies.tactics import row_sum
 from sanssim.games.sanssouci.view import PlayerView
-from sanssim.games.splendor.engine import GOLD
+from sanssim.games.splendor.engine import (
+    GOLD,
+    MAIN,
+    RESERVE,
+    RETURN,
+    RETURNING,
+    TAKE2,
+    TAKE_DIFF,
+    TAKE_SETS,
+)
+from sanssim.games.splendor.strategies import HeuristicStrategy as SplendorHeuristic
+from sanssim.games.splendor.view import PlayerView as SplendorView
 from sanssim.runner.config import build_config
 from sanssim.runner.play import play_game
 
@@ -126,6 +137,63 @@ def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
     assert default.ranks() == [1, 2, 3]
 
 
+def takes(state) -> list[tuple[int, ...]]:
+    """The colours of each legal take: a take-different's set, a take2's colour twice."""
+    return [
+        TAKE_SETS[a - TAKE_DIFF] if a < TAKE2 else (a - TAKE2,) * 2
+        for a in state.legal
+        if a < RESERVE
+    ]
+
+
+def test_splendor_first_turn_gems_shortens_only_the_first_players_first_take():
+    state = fresh(2, first_turn_gems=2)
+    assert sorted(takes(state)) == sorted(c for c in TAKE_SETS if len(c) == 2)  # no take2
+    reserves = [a for a in fresh(2).legal if a >= RESERVE]
+    assert [a for a in state.legal if a >= RESERVE] == reserves  # reserving stays legal
+    state.apply_action(TAKE_DIFF + TAKE_SETS.index((0, 1)))
+    assert state.tokens[0] == [1, 1, 0, 0, 0, 0]
+    triples = sorted(c for c in TAKE_SETS if len(c) == 3)
+    # seat 1 takes as the rules say: three colours, or two of a colour still holding 4
+    assert sorted(takes(state)) == sorted([(2, 2), (3, 3), (4, 4), *triples])
+    state.apply_action(TAKE_DIFF + TAKE_SETS.index((2, 3, 4)))
+    assert (state.current, sorted(takes(state))) == (0, triples)  # and so does seat 0 now
+    assert sorted(takes(fresh(2, first_turn_gems=1))) == [(c,) for c in range(5)]
+    # one colour left in the supply (the later seat holds the rest): one gem of it
+    short = fresh(2, first_turn_gems=2, gem_tokens=1, later_seat_gems=4)
+    assert takes(short) == [(4,)]
+    with pytest.raises(ConfigError, match="first_turn_gems must be an integer 1-3"):
+        fresh(2, first_turn_gems=0)
+
+
+def test_splendor_later_seat_limit_lets_only_later_seats_keep_more_tokens():
+    green_red_black = TAKE_DIFF + TAKE_SETS.index((2, 3, 4))
+    nine = [3, 3, 3, 0, 0, 0]
+    for seat, kept in ((1, 11), (0, 10)):
+        state = fresh(2, later_seat_limit=1)
+        arrange(state, seat=seat, supply=[4, 4, 4, 4, 4, 5], tokens={0: nine, 1: nine})
+        state.apply_action(green_red_black)  # 12 tokens
+        assert (state.phase, state.excess) == (RETURNING, 12 - kept)
+        while state.phase == RETURNING:
+            state.apply_action(RETURN)  # white
+        assert sum(state.tokens[seat]) == kept and state.phase == MAIN
+    with pytest.raises(ConfigError, match="later_seat_limit must be an integer 0-10"):
+        fresh(2, later_seat_limit=11)
+
+
+def test_splendor_heuristic_plans_with_its_seats_token_limit():
+    """Eight tokens and a take of three: one to hand back at 10, none at 11."""
+    take3 = TAKE_DIFF + TAKE_SETS.index((2, 3, 4))
+    heuristic = SplendorHeuristic(random.Random(0))
+    for limit, overflow in ((0, -heuristic.overflow), (1, 0.0)):
+        state = fresh(2, later_seat_limit=limit)
+        arrange(state, seat=1, supply=[4, 4, 4, 4, 4, 5], tokens={1: [3, 3, 2, 0, 0, 0]})
+        view = SplendorView(state, 1)
+        assert view.token_limit(1) == 10 + limit and view.token_limit(0) == 10
+        terms = dict(heuristic.terms(view, state.legal))
+        assert terms[take3]["overflow"] == pytest.approx(overflow)
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [
@@ -139,7 +207,16 @@ def test_splendor_ties_to_later_seat_break_a_points_tie_before_the_cards():
             },
         ),
         ("seikatsu", {"set_points": "components", "tie_break": "components"}),
-        ("splendor", {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}),
+        (
+            "splendor",
+            {
+                "later_seat_gold": 0,
+                "later_seat_gems": 0,
+                "ties_to_later_seat": False,
+                "first_turn_gems": 3,
+                "later_seat_limit": 0,
+            },
+        ),
     ],
 )
 def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) -> None:
@@ -165,6 +242,7 @@ def test_defaults_leave_games_and_run_ids_unchanged(game: str, options: dict) ->
             ("tie_break", "earlier_in_turn_order"),
         ),
         ("splendor", {"later_seat_gold": 1}, ("later_seat_gold", 1)),
+        ("splendor", {"first_turn_gems": 2}, ("first_turn_gems", 2)),
     ],
 )
 def test_a_house_rule_changes_the_run_id_and_is_recorded(

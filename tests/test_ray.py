@@ -1,4 +1,5 @@
-"""The Ray executor: the same run as the local one, lost workers retried, resume across both.
+"""The Ray executor: the same run as the local one, lost workers retried, resume across both;
+the same for a tune.
 
 One local Ray of 2 CPUs serves the whole module; `sanssim run --executor ray`
 in this process joins it instead of starting its own. Without Ray these tests
@@ -7,6 +8,7 @@ are skipped, except under CI (`CI` set), where a missing Ray fails them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -20,7 +22,9 @@ from click.testing import CliRunner
 
 from sanssim.cli import main
 from sanssim.runner.batch import MANIFEST, read_json, write_json
-from sanssim.runner.ray_executor import MAX_RETRIES
+from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.ray_executor import MAX_RETRIES, RayExecutor
+from sanssim.runner.tune import TUNE
 
 REPO = Path(__file__).resolve().parent.parent
 KEYS = {"results": ["game_id", "seat"], "turns": ["game_id", "turn"]}
@@ -64,10 +68,11 @@ def tables(run_dir: Path) -> dict[str, pl.DataFrame]:
     }
 
 
-def assert_same_run(got: Path, want: Path) -> None:
-    """Identical rows in every table, and the same run in the manifest (parts may differ)."""
+def assert_same_run(got: Path, want: Path, logged: tuple[str, ...] = tuple(KEYS)) -> None:
+    """Identical rows in every table (`logged`: the tables the run writes), and the same run
+    in the manifest (parts may differ)."""
     got_tables, want_tables = tables(got), tables(want)
-    assert got_tables.keys() == want_tables.keys() == set(KEYS)
+    assert got_tables.keys() == want_tables.keys() == set(logged)
     for name, frame in want_tables.items():
         assert frame.height > 0
         assert got_tables[name].equals(frame), name
@@ -235,3 +240,88 @@ def test_without_ray_the_ray_executor_is_one_line(tmp_path, monkeypatch):
 def test_address_needs_the_ray_executor(tmp_path):
     code, output = sanssim("--out", str(tmp_path / "run"), "--address", "auto")
     assert (code, output) == (2, "sanssim: error: --address needs --executor ray\n")
+
+
+# ---------------------------------------------------------------- tune
+
+# Two rounds of halving (3 contenders and the default, then 2 and the default) and a final
+# re-measurement: 398 games. seat-balance needs no turn log, so arms write results only.
+TUNE_ARGS = ["--players", "2", "--param", "column_bonus_points=2..5", "--objective",
+             "seat-balance", "--finalists", "1", "--budget", "400", "--seed", "4"]  # fmt: skip
+SEARCH = ("settings", "space", "objective", "schedule", "candidates", "rounds", "final", "spent")
+
+
+def tune(out: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["tune", "--out", str(out), *args])
+    return result.exit_code, result.output
+
+
+def assert_same_tune(got: Path, want: Path) -> None:
+    """The same search in tune.json, and every arm the same run."""
+    got_search, want_search = (json.loads((d / TUNE).read_text()) for d in (got, want))
+    assert want_search["status"] == got_search["status"] == "complete"
+    assert {k: got_search[k] for k in SEARCH} == {k: want_search[k] for k in SEARCH}
+    arms = [a["name"] for a in read_json(want / "index.json")["arms"]]
+    assert [a["name"] for a in read_json(got / "index.json")["arms"]] == arms
+    assert len(arms) == 4 + 3 + 2  # the rounds' candidates and the final's
+    for arm in arms:
+        assert_same_run(got / arm, want / arm, logged=("results",))
+
+
+@pytest.fixture(scope="module")
+def local_tune(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("tune") / "local"
+    code, output = tune(out, *TUNE_ARGS, "--workers", "1")
+    assert code == 0, output
+    return out
+
+
+def test_a_tune_is_the_same_on_ray_and_locally(ray_local, tmp_path, local_tune):
+    out = tmp_path / "ray"
+    code, output = tune(out, *TUNE_ARGS, "--executor", "ray")
+    assert code == 0, output
+    assert "re-measured on fresh deals" in output
+    assert_same_tune(out, local_tune)
+    # chunks sized for Ray's 2 workers, not the local run's 1: the parts differ, not the games
+    assert len(read_json(out / "c000-r0" / MANIFEST)["parts"]) == 7
+    assert len(read_json(local_tune / "c000-r0" / MANIFEST)["parts"]) == 4
+
+
+def interrupt_after(monkeypatch, executor: type, chunks: int) -> None:
+    """Ctrl-C once `chunks` chunks of the whole tune have been handed back (parts written)."""
+    real = executor.map_chunks
+    done = [0]
+
+    def cut(self, fn, todo):
+        for result in real(self, fn, todo):
+            if done[0] == chunks:
+                raise KeyboardInterrupt
+            done[0] += 1
+            yield result
+
+    monkeypatch.setattr(executor, "map_chunks", cut)
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "chunks", "rounds"),
+    [
+        (["--workers", "1"], ["--executor", "ray"], 18, 1),  # in round 1's first arm
+        (["--executor", "ray"], ["--workers", "1"], 10, 0),  # in round 0's second arm
+    ],
+    ids=["local-then-ray", "ray-then-local"],
+)
+def test_an_interrupted_tune_resumes_on_the_other_executor(
+    ray_local, tmp_path, monkeypatch, local_tune, first, then, chunks, rounds
+):
+    """Stopped in its first round too: tune.json is written before any game."""
+    out = tmp_path / "cut"
+    with monkeypatch.context() as patch:
+        interrupt_after(patch, RayExecutor if "ray" in first else LocalExecutor, chunks)
+        code, output = tune(out, *TUNE_ARGS, *first)
+    assert code == 130, output
+    assert f"sanssim tune --resume --out {out}" in output
+    cut = json.loads((out / TUNE).read_text())
+    assert (cut["status"], len(cut["rounds"])) == ("incomplete", rounds)
+    code, output = tune(out, "--resume", *then)
+    assert code == 0, output
+    assert_same_tune(out, local_tune)

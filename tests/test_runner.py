@@ -25,7 +25,7 @@ from sanssim.runner.config import (
     load_experiment,
     sweep,
 )
-from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.executor import LOST, LocalExecutor, WorkerLost
 from sanssim.runner.play import game_seed, play_game
 from sanssim.runner.run import execute, plan, summary
 from sanssim.strategies import resolve
@@ -348,6 +348,21 @@ def _workers_of(pid: int) -> list[int]:
         if int(fields[1]) == pid and b"spawn_main" in cmdline:
             found.append(int(stat.parent.name))
     return found
+
+
+def test_a_pool_broken_between_chunks_is_a_lost_worker_too():
+    """A worker can die while the driver writes a part: the next submit finds the pool
+    broken, and that is the same one-line stop as a chunk whose worker died."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    class Broken:
+        def submit(self, *args: object) -> None:
+            raise BrokenProcessPool("A child process terminated abruptly")
+
+    executor = LocalExecutor(2)
+    executor._pool = Broken()  # type: ignore[assignment]
+    with pytest.raises(WorkerLost, match=LOST):
+        next(executor.map_chunks(divmod, [(0, 1)]))
 
 
 def test_a_killed_worker_stops_the_run_cleanly_and_resume_finishes_it(tmp_path):

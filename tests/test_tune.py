@@ -210,14 +210,16 @@ def test_halving_keeps_the_better_candidate(searched):
     assert {a["name"] for a in index["arms"]} >= {"c000-final-s0", "c000-final-s1"}
 
 
-def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch):
-    """The same seed gives the same candidates, games and ranking, even across a resume."""
+@pytest.mark.parametrize("cut_at", [1, 2], ids=["first-round", "second-round"])
+def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch, cut_at):
+    """The same seed gives the same candidates, games and ranking, even across a resume,
+    and a tune stopped in its first round resumes too."""
     calls = []
     real = tuning.execute
 
     def interrupted(plan, *args, **kwargs):
         calls.append(plan)
-        if len(calls) == 2:
+        if len(calls) == cut_at:
             raise KeyboardInterrupt
         return real(plan, *args, **kwargs)
 

@@ -21,6 +21,7 @@ R = TypeVar("R")
 Chunk = tuple[int, int]
 # Chunks queued per worker: enough to keep workers busy, few enough to keep memory flat.
 QUEUE_PER_WORKER = 2
+LOST = "a worker process died before finishing its games"
 
 
 class WorkerLost(RunError):
@@ -74,7 +75,10 @@ class LocalExecutor(Executor):
         limit = self.workers * QUEUE_PER_WORKER
         while True:
             for start, stop in todo:
-                self._pending.add(self._pool.submit(fn, start, stop))
+                try:
+                    self._pending.add(self._pool.submit(fn, start, stop))
+                except BrokenProcessPool:  # a worker died while results were being written
+                    raise WorkerLost(LOST) from None
                 if len(self._pending) >= limit:
                     break
             if not self._pending:
@@ -84,7 +88,7 @@ class LocalExecutor(Executor):
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    raise WorkerLost("a worker process died before finishing its games") from None
+                    raise WorkerLost(LOST) from None
                 yield result
 
     def close(self) -> None:

@@ -548,11 +548,12 @@ def run(
     progress: Progress | None = None,
 ) -> Search:
     """Play the whole search (arms already complete are not played again) and write
-    tune.json after every round."""
+    tune.json at the start and after every round."""
     if (out / TUNE).is_file():  # resumed: tune.json keeps the command that started it
         command = read_json(out / TUNE).get("command", command)
     search = Search(tune, out, command)
     out.mkdir(parents=True, exist_ok=True)
+    search.write()  # before any game, so that a tune stopped in its first round can resume
     played: list[Arm] = []
     alive = [c.id for c in tune.candidates]
     by_id = {c.id: c for c in tune.candidates}

@@ -40,6 +40,7 @@ GOLD = N_GEMS
 TOKEN_LIMIT = 10
 MAX_RESERVED = 3
 TAKE2_MIN = 4
+TAKE_DIFF_GEMS = 3  # gems a take-different action takes when enough colours have tokens
 SLOTS_PER_LEVEL = 4
 N_LEVELS = 3
 N_SLOTS = SLOTS_PER_LEVEL * N_LEVELS
@@ -133,6 +134,8 @@ class GameConfig:
     later_seat_gold: int = 0  # seat compensation: gold each seat after the first starts with
     later_seat_gems: int = 0  # and gem tokens, one of each colour from the first on
     ties_to_later_seat: bool = False  # seat compensation: a tie on points goes to the later seat
+    first_turn_gems: int = TAKE_DIFF_GEMS  # seat compensation: gems seat 0's first take takes
+    later_seat_limit: int = 0  # and tokens each later seat may hold beyond the 10-token limit
 
     @property
     def resolved_gem_tokens(self) -> int:
@@ -159,6 +162,8 @@ class GameConfig:
             raise ConfigError(f"{n} players need {n + 1} nobles, the components have {limit}")
         _check_range("later_seat_gold", self.later_seat_gold, 0, 127)
         _check_range("later_seat_gems", self.later_seat_gems, 0, N_GEMS)
+        _check_range("first_turn_gems", self.first_turn_gems, 1, TAKE_DIFF_GEMS)
+        _check_range("later_seat_limit", self.later_seat_limit, 0, TOKEN_LIMIT)
         if not isinstance(self.ties_to_later_seat, bool):
             raise ConfigError(
                 f"ties_to_later_seat must be true or false, got {self.ties_to_later_seat!r}"
@@ -184,9 +189,16 @@ class GameConfig:
             "nobles": self.nobles,
             "max_rounds": self.max_rounds,
         }
-        for name in ("later_seat_gold", "later_seat_gems", "ties_to_later_seat"):
+        for name in (
+            "later_seat_gold",
+            "later_seat_gems",
+            "ties_to_later_seat",
+            "later_seat_limit",
+        ):
             if getattr(self, name):
                 variants[name] = getattr(self, name)
+        if self.first_turn_gems != TAKE_DIFF_GEMS:
+            variants["first_turn_gems"] = self.first_turn_gems
         return variants
 
 
@@ -236,6 +248,11 @@ class Game:
             "noble_req": tuple(_pack(n.requirement, width) for n in comps.nobles),
             "noble_points": tuple(n.points for n in comps.nobles),
             "level_cards": tuple(comps.level_cards(lv) for lv in range(1, N_LEVELS + 1)),
+            # tokens a seat may hold at the end of its turn (rules: 10 for every seat)
+            "token_limit": tuple(
+                TOKEN_LIMIT + (self.config.later_seat_limit if p else 0)
+                for p in range(self.config.n_players)
+            ),
         }
         for name, value in sets.items():
             object.__setattr__(self, name, value)
@@ -335,6 +352,23 @@ class State:
         self.nobles_in_play = tuple(nobles[: cfg.resolved_nobles])
         self.table = list(self.nobles_in_play)
         self._start_turn()
+        if cfg.first_turn_gems < TAKE_DIFF_GEMS:
+            self._limit_first_turn(cfg.first_turn_gems)
+
+    def _limit_first_turn(self, gems: int) -> None:
+        """The seat compensation `first_turn_gems` on seat 0's first turn: a take takes that
+        many gems of different colours (fewer when fewer colours have tokens left), never
+        two of one colour; reserving stays legal."""
+        have = [c for c in range(N_GEMS) if self.supply[c]]
+        size = min(gems, len(have))
+        takes = [
+            TAKE_DIFF + k
+            for k, combo in enumerate(TAKE_SETS)
+            if len(combo) == size and all(c in have for c in combo)
+        ]
+        self.legal = takes + [a for a in self.legal if a >= RESERVE]
+        if len(self.legal) == 1:
+            self._act(self.legal[0])
 
     # ------------------------------------------------------------------ decisions
 
@@ -535,7 +569,7 @@ class State:
             self.round_passes += 1
             self._nobles_step()
             return
-        over = sum(tokens) - TOKEN_LIMIT
+        over = sum(tokens) - self.game.token_limit[p]
         if over > 0:
             self.excess = over
             self._ask_return()

@@ -11,7 +11,14 @@ import polars as pl
 from sanssim.games.base import GameType, Option, OptionValue, replayed_show
 from sanssim.games.splendor import log
 from sanssim.games.splendor.components import Components, load_components
-from sanssim.games.splendor.engine import MAX_PLAYERS, MIN_PLAYERS, Game, GameConfig, State
+from sanssim.games.splendor.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TAKE_DIFF_GEMS,
+    Game,
+    GameConfig,
+    State,
+)
 from sanssim.games.splendor.render import LEGEND, render_player, render_state
 from sanssim.games.splendor.view import PlayerView
 
@@ -24,10 +31,18 @@ PARAMETERS = (
     "later_seat_gold",
     "later_seat_gems",
     "ties_to_later_seat",
+    "first_turn_gems",
+    "later_seat_limit",
 )
 
 
-SEAT_COMPENSATIONS = {"later_seat_gold": 0, "later_seat_gems": 0, "ties_to_later_seat": False}
+SEAT_COMPENSATIONS = {
+    "later_seat_gold": 0,
+    "later_seat_gems": 0,
+    "ties_to_later_seat": False,
+    "first_turn_gems": TAKE_DIFF_GEMS,
+    "later_seat_limit": 0,
+}
 
 
 class Splendor(GameType):
@@ -61,6 +76,22 @@ class Splendor(GameType):
             bool,
             False,
             "seat compensation: a tie on points goes to the later seat (before fewest cards)",
+        ),
+        Option(
+            "first_turn_gems",
+            int,
+            TAKE_DIFF_GEMS,
+            "seat compensation: gems the first player's first turn takes, of different "
+            "colours (1-3; below 3 no two of a colour); reserving stays legal",
+            label="first-turn gems",
+        ),
+        Option(
+            "later_seat_limit",
+            int,
+            0,
+            "seat compensation: tokens each seat after the first may hold beyond the "
+            "10-token limit (0-10)",
+            label="later-seat token limit",
         ),
     )
     sources = ("card_points", "noble_points")

@@ -23,7 +23,6 @@ from sanssim.games.splendor.engine import (
     RETURNING,
     TAKE_DIFF,
     TAKE_SETS,
-    TOKEN_LIMIT,
 )
 from sanssim.games.splendor.view import PlayerView
 from sanssim.strategies.base import Param, Strategy
@@ -180,7 +179,8 @@ class HeuristicStrategy(_Scored):
     - reserving credits `reserve` x the card's value when at most `reach` gems short, plus
       `gold_gain` plus the best token's progress value for the gold (a wildcard), minus
       `slot` per reservation already held;
-    - every token beyond 10 costs `overflow` (it must be handed back: a wasted take);
+    - every token beyond the seat's limit (10) costs `overflow` (it must be handed back: a
+      wasted take);
     - taking a card an opponent can buy next turn (buy or reserve) earns `deny` per
       point it would give them.
     Returns hand back the tokens the visible cards need least; a noble choice takes the
@@ -220,7 +220,9 @@ class HeuristicStrategy(_Scored):
 class _HeuristicTurn:
     """One decision's precomputed values: colour values, card values, token wants."""
 
-    __slots__ = ("w", "pos", "view", "colour_value", "value", "want", "want2", "denied", "held")
+    __slots__ = (
+        "w", "pos", "view", "colour_value", "value", "want", "want2", "denied", "held", "limit",
+    )  # fmt: skip
 
     def __init__(self, w: HeuristicStrategy, view: PlayerView) -> None:
         self.w = w
@@ -260,6 +262,7 @@ class _HeuristicTurn:
         self.want = want
         self.want2 = want2
         self.held = sum(pos.tokens)
+        self.limit = view.token_limit(view.seat)
         self.denied = self._denied()
 
     def _denied(self) -> dict[int, float]:
@@ -288,13 +291,13 @@ class _HeuristicTurn:
                 progress = self.want[gained[0]] + self.want2[gained[0]]
             else:
                 progress = sum(self.want[c] for c in gained)
-            over = max(0, self.held + len(gained) - TOKEN_LIMIT)
+            over = max(0, self.held + len(gained) - self.limit)
             return {"progress": progress, "overflow": -w.overflow * over}
         if action < BUY:
             terms: Terms = {"slot": -w.slot * pos.n_reserved}
             if pos.gold_left:
                 terms["gold_gain"] = w.gold_gain + max(self.want)
-                terms["overflow"] = -w.overflow * max(0, self.held + 1 - TOKEN_LIMIT)
+                terms["overflow"] = -w.overflow * max(0, self.held + 1 - self.limit)
             if action < RESERVE_BLIND:
                 card = pos.display[action - RESERVE]
                 missing = max(0, sum(pos.shorts[card]) - pos.gold - 1)

@@ -42,6 +42,10 @@ class PlayerView(SeatView):
         """Tokens still to hand back in the current return decision."""
         return self._state.excess
 
+    def token_limit(self, seat: int) -> int:
+        """Tokens `seat` may hold at the end of its turn (10, more with `later_seat_limit`)."""
+        return self._state.game.token_limit[seat]
+
     def tokens(self, seat: int) -> list[int]:
         return list(self._state.tokens[seat])
 
