@@ -669,7 +669,7 @@ def _play(
             )
         seat = k % tune.rotations
         by_candidate.setdefault(candidate.id, []).append(
-            obj.Part(tag, results, turns, seat, groups)
+            obj.Part(deal_tag(tag, seat), results, turns, seat, groups)
         )
     for cid, parts in by_candidate.items():
         search.deals.setdefault(cid, []).append(tune.objective.per_deal(parts))
