@@ -43,13 +43,16 @@ LATEST = "latest"
 
 @dataclass(frozen=True)
 class Plan:
-    """Arms with their directories, and which of them continue an earlier run."""
+    """Arms with their directories, and which of them continue an earlier run; `earlier`
+    lists (as index entries) arms of the same experiment played before, which a tune adds
+    to as it goes: the index keeps them without their being checked again."""
 
     out: Path
     arms: tuple[Arm, ...]
     dirs: tuple[Path, ...]
     continuing: tuple[bool, ...]
     precision: Precision | None = None
+    earlier: tuple[dict[str, Any], ...] = ()
 
     @property
     def experiment(self) -> bool:
@@ -97,7 +100,7 @@ def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
     if arms[0].name is None:
         continuing = check_out_dir(out, identity(arms[0].config), MANIFEST, force)
         return Plan(out, tuple(arms), (out,), (continuing,))
-    top = check_out_dir(out, {"arms": _index_arms(arms)}, INDEX, force)
+    top = check_out_dir(out, {"arms": index_entries(arms)}, INDEX, force)
     dirs = tuple(out / arm.name for arm in arms)  # type: ignore[operator]
     continuing = tuple(
         top and check_out_dir(d, identity(a.config), MANIFEST, False)
@@ -106,7 +109,8 @@ def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
     return Plan(out, tuple(arms), dirs, continuing)
 
 
-def _index_arms(arms: Sequence[Arm]) -> list[dict[str, Any]]:
+def index_entries(arms: Sequence[Arm]) -> list[dict[str, Any]]:
+    """The arms as index.json lists them."""
     return [
         {
             "name": a.name,
@@ -232,7 +236,7 @@ def execute(
                 "sanssim_version": __version__,
                 "created": created,
                 "command": command,
-                "arms": _index_arms(run_plan.arms),
+                "arms": [*run_plan.earlier, *index_entries(run_plan.arms)],
             },
         )
     jobs = []

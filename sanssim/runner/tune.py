@@ -41,7 +41,7 @@ from sanssim.runner.batch import MANIFEST, check_out_dir, now, read_json, write_
 from sanssim.runner.config import Arm, RunError, build_config
 from sanssim.runner.executor import Executor
 from sanssim.runner.job import RESULTS, TURNS
-from sanssim.runner.run import Plan, execute, identity
+from sanssim.runner.run import Plan, execute, identity, index_entries
 from sanssim.seeding import derive_seed
 from sanssim.strategies import resolve
 
@@ -553,7 +553,7 @@ def run(
         command = read_json(out / TUNE).get("command", command)
     search = Search(tune, out, command)
     out.mkdir(parents=True, exist_ok=True)
-    played: list[Arm] = []
+    played: list[dict[str, Any]] = []  # index entries of the arms played so far
     alive = [c.id for c in tune.candidates]
     by_id = {c.id: c for c in tune.candidates}
     seed = tune.settings.seed
@@ -634,25 +634,26 @@ def _ranked(tune: Tune, ids: Sequence[int], estimates: Mapping[int, obj.Estimate
 
 def _play(
     search: Search,
-    played: list[Arm],
+    played: list[dict[str, Any]],
     candidates: Sequence[Candidate],
     tag: str,
     deals: int,
     executor: Executor,
     progress: Progress | None,
 ) -> list[Arm]:
-    """Play the arms of `candidates` for one round (with every arm so far in the index) and
-    add their deals to the search."""
+    """Play the arms of `candidates` for one round (every arm played before stays in the
+    index: `played` holds their entries) and add their deals to the search."""
     tune = search.tune
     new = [(c, arm) for c in candidates for arm in tune.arms(c, tag, deals)]
-    played.extend(arm for _, arm in new)
-    dirs = tuple(search.out / a.name for a in played)  # type: ignore[operator]
+    arms = tuple(arm for _, arm in new)
+    dirs = tuple(search.out / a.name for a in arms)  # type: ignore[operator]
     continuing = tuple(
         check_out_dir(d, identity(a.config), MANIFEST, False)
-        for a, d in zip(played, dirs, strict=True)
+        for a, d in zip(arms, dirs, strict=True)
     )
-    plan = Plan(search.out, tuple(played), dirs, continuing)
+    plan = Plan(search.out, arms, dirs, continuing, earlier=tuple(played))
     execute(plan, executor, search.command, None, progress)
+    played.extend(index_entries(arms))
     by_candidate: dict[int, list[obj.Part]] = {}
     for k, (candidate, arm) in enumerate(new):
         path = search.out / arm.name  # type: ignore[operator]
