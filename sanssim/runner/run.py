@@ -43,16 +43,16 @@ LATEST = "latest"
 
 @dataclass(frozen=True)
 class Plan:
-    """Arms with their directories, and which of them continue an earlier run; `earlier`
-    lists (as index entries) arms of the same experiment played before, which a tune adds
-    to as it goes: the index keeps them without their being checked again."""
+    """Arms with their directories, and which of them continue an earlier run. `indexed`
+    False: the caller keeps the experiment's index.json (a tune adds arms as it goes, and
+    lists them all)."""
 
     out: Path
     arms: tuple[Arm, ...]
     dirs: tuple[Path, ...]
     continuing: tuple[bool, ...]
     precision: Precision | None = None
-    earlier: tuple[dict[str, Any], ...] = ()
+    indexed: bool = True
 
     @property
     def experiment(self) -> bool:
@@ -107,6 +107,24 @@ def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
         for a, d in zip(arms, dirs, strict=True)
     )
     return Plan(out, tuple(arms), dirs, continuing)
+
+
+def write_index(out: Path, entries: Sequence[dict[str, Any]], command: list[str]) -> None:
+    """index.json: the arms of an experiment directory (`index_entries`), which `resume`
+    and reports read."""
+    out.mkdir(parents=True, exist_ok=True)
+    index_file = out / INDEX
+    created = read_json(index_file)["created"] if index_file.is_file() else now()
+    write_json(
+        index_file,
+        {
+            "schema_version": SCHEMA_VERSION,
+            "sanssim_version": __version__,
+            "created": created,
+            "command": command,
+            "arms": list(entries),
+        },
+    )
 
 
 def index_entries(arms: Sequence[Arm]) -> list[dict[str, Any]]:
@@ -225,20 +243,8 @@ def execute(
     | None = None,
 ) -> list[Outcome]:
     """Run every arm in turn. `progress(label, total, done)` gives a per-arm update callback."""
-    if run_plan.experiment:
-        run_plan.out.mkdir(parents=True, exist_ok=True)
-        index_file = run_plan.out / INDEX
-        created = read_json(index_file)["created"] if index_file.is_file() else now()
-        write_json(
-            index_file,
-            {
-                "schema_version": SCHEMA_VERSION,
-                "sanssim_version": __version__,
-                "created": created,
-                "command": command,
-                "arms": [*run_plan.earlier, *index_entries(run_plan.arms)],
-            },
-        )
+    if run_plan.experiment and run_plan.indexed:
+        write_index(run_plan.out, index_entries(run_plan.arms), command)
     jobs = []
     targets = run_plan.precision
     for arm, run_dir, continuing in zip(

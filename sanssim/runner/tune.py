@@ -41,7 +41,7 @@ from sanssim.runner.batch import MANIFEST, check_out_dir, now, read_json, write_
 from sanssim.runner.config import Arm, RunError, build_config
 from sanssim.runner.executor import Executor
 from sanssim.runner.job import RESULTS, TURNS
-from sanssim.runner.run import Plan, execute, identity, index_entries
+from sanssim.runner.run import Plan, execute, identity, index_entries, write_index
 from sanssim.seeding import derive_seed
 from sanssim.strategies import resolve
 
@@ -640,9 +640,12 @@ def _play(
     deals: int,
     executor: Executor,
     progress: Progress | None,
+    chunk_size: int | None = None,
+    index: bool = True,
 ) -> list[Arm]:
-    """Play the arms of `candidates` for one round (every arm played before stays in the
-    index: `played` holds their entries) and add their deals to the search."""
+    """Play the arms of `candidates` for one round and add their deals to the search.
+    `played` holds the index entries of the arms played before; index.json lists them all
+    (when `index`: a walk of many small steps writes it every few)."""
     tune = search.tune
     new = [(c, arm) for c in candidates for arm in tune.arms(c, tag, deals)]
     arms = tuple(arm for _, arm in new)
@@ -651,9 +654,11 @@ def _play(
         check_out_dir(d, identity(a.config), MANIFEST, False)
         for a, d in zip(arms, dirs, strict=True)
     )
-    plan = Plan(search.out, arms, dirs, continuing, earlier=tuple(played))
-    execute(plan, executor, search.command, None, progress)
     played.extend(index_entries(arms))
+    if index:
+        write_index(search.out, played, search.command)
+    plan = Plan(search.out, arms, dirs, continuing, indexed=False)
+    execute(plan, executor, search.command, chunk_size, progress)
     by_candidate: dict[int, list[obj.Part]] = {}
     for k, (candidate, arm) in enumerate(new):
         path = search.out / arm.name  # type: ignore[operator]
