@@ -48,6 +48,9 @@ from sanssim.strategies import resolve
 TUNE = "tune.json"
 DEFAULT_CANDIDATES = 16
 DEFAULT_FINALISTS = 3
+DEFAULT_BATCH = 50  # deals per evaluation of --method ntbea
+HALVING, NTBEA = "halving", "ntbea"
+METHODS = (HALVING, NTBEA)
 FINAL_SHARE = 0.3  # of the budget, for the final re-measurement on fresh deals
 MIN_DEALS = 20  # fewest deals a candidate may be measured on in a round
 GRID_DIMENSIONS = 2  # up to this many dimensions are searched on a grid
@@ -229,16 +232,24 @@ class Settings:
     candidates: int = DEFAULT_CANDIDATES
     finalists: int = DEFAULT_FINALISTS
     options: tuple[tuple[str, OptionValue], ...] = ()
+    method: str = HALVING
+    batch: int = DEFAULT_BATCH
 
     def to_dict(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.__dataclass_fields__}
         data["options"] = dict(self.options)
+        if self.method == HALVING:
+            del data["batch"]  # an NTBEA setting
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        """The settings of tune.json; one written before `method` existed is a halving."""
+        optional = {"method", "batch"}
         try:
-            values = {k: data[k] for k in cls.__dataclass_fields__}
+            values = {
+                k: data[k] for k in cls.__dataclass_fields__ if k in data or k not in optional
+            }
         except KeyError as exc:
             raise TuneError(f"{TUNE} lacks setting {exc}") from None
         values["strategies"] = tuple(values["strategies"])
@@ -347,6 +358,8 @@ def prepare(settings: Settings) -> Tune:
         raise TuneError(f"--candidates must be at least 2, got {settings.candidates}")
     if settings.finalists < 1:
         raise TuneError(f"--finalists must be at least 1, got {settings.finalists}")
+    if settings.method not in METHODS:
+        raise TuneError(f"--method must be one of {', '.join(METHODS)}, got {settings.method!r}")
     texts = settings.strategies or ("heuristic",)
     strategies = tuple(parse_strategy(t, game_type.name) for t in texts)
     if len(strategies) not in (1, settings.players) or (settings.against and len(strategies) > 1):
@@ -372,16 +385,24 @@ def prepare(settings: Settings) -> Tune:
     if len(strategies) == 1 and not settings.against:
         strategies = strategies * settings.players
     components = game_type.load_components()
-    candidates = make_candidates(dimensions, settings.candidates, settings.seed)
     rotations = settings.players if settings.against else 1
-    rounds, final_deals, finalists = schedule(
-        len(candidates), settings.budget, rotations, settings.finalists
-    )
+    if settings.method == NTBEA:
+        from sanssim.runner import ntbea  # it builds on this module
+
+        checked = ntbea.probes(dimensions)
+        candidates = checked[:1]  # the default; the search adds the points it visits
+        rounds: tuple[Round, ...] = ()
+        final_deals, finalists = ntbea.schedule(settings, rotations).final
+    else:
+        candidates = checked = make_candidates(dimensions, settings.candidates, settings.seed)
+        rounds, final_deals, finalists = schedule(
+            len(candidates), settings.budget, rotations, settings.finalists
+        )
     tune = Tune(
         settings, game_type, strategies, game_dimensions, objective, candidates,
         rounds, final_deals, finalists, components,
     )  # fmt: skip
-    for candidate in candidates:  # every candidate is a legal game before anything runs
+    for candidate in checked:  # every candidate is a legal game before anything runs
         tune.arms(candidate, "check", 1)
     return tune
 
@@ -549,9 +570,11 @@ def run(
 ) -> Search:
     """Play the whole search (arms already complete are not played again) and write
     tune.json after every round."""
-    if (out / TUNE).is_file():  # resumed: tune.json keeps the command that started it
-        command = read_json(out / TUNE).get("command", command)
-    search = Search(tune, out, command)
+    if tune.settings.method == NTBEA:
+        from sanssim.runner import ntbea
+
+        return ntbea.run(tune, out, executor, command, progress)
+    search = Search(tune, out, started_by(out, command))
     out.mkdir(parents=True, exist_ok=True)
     played: list[dict[str, Any]] = []  # index entries of the arms played so far
     alive = [c.id for c in tune.candidates]
@@ -587,7 +610,27 @@ def run(
             }
         )
         search.write()
-    finalists = [c for c in alive if c != 0]
+    remeasure(search, played, [c for c in alive if c != 0], executor, progress)
+    return search
+
+
+def started_by(out: Path, command: list[str]) -> list[str]:
+    """The command of a tune: a resumed one's tune.json keeps the command that started it."""
+    return read_json(out / TUNE).get("command", command) if (out / TUNE).is_file() else command
+
+
+def remeasure(
+    search: Search,
+    played: list[dict[str, Any]],
+    finalists: Sequence[int],
+    executor: Executor,
+    progress: Progress | None,
+) -> None:
+    """The final step: the finalists (best first) and the default play fresh deals; the best
+    is compared with the default on them, paired deal by deal; tune.json is complete."""
+    tune = search.tune
+    seed = tune.settings.seed
+    by_id = {c.id: c for c in tune.candidates}
     deals: dict[int, pl.DataFrame] = {}
     before = {cid: len(frames) for cid, frames in search.deals.items()}
     measured = [*finalists, 0]
@@ -618,7 +661,6 @@ def run(
         },
     }
     search.write()
-    return search
 
 
 def _stack(frames: list[pl.DataFrame]) -> pl.DataFrame:
