@@ -84,6 +84,8 @@ SPLENDOR_TIES := --game splendor --players 2 --param 'later_seat_gems=0|1' \
 	--param 'ties_to_later_seat=false|true' --objective seat-balance --budget 30000
 HEURISTIC_LHS := --players 2 --against heuristic --candidates 24 --budget 60000 \
 	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
+HEURISTIC_NTBEA := --players 2 --against heuristic --method ntbea --budget 60000 \
+	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
 HEURISTIC_REST := --players 2 --against heuristic --candidates 16 --budget 40000 \
 	-s 'heuristic:latent=0..0.6,mission_move=0..1.5,pair=0..3,symbol=0..3,option=0.1..0.4'
 HEURISTIC_NEAR := --players 2 --against heuristic --candidates 32 --budget 120000 \
@@ -98,6 +100,7 @@ tuning: install
 	$(call tune,splendor-ties,$(SPLENDOR_TIES))
 	$(call tune,missions,$(MISSIONS))
 	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
+	$(call tune,heuristic-ntbea,$(HEURISTIC_NTBEA))
 	$(call tune,heuristic-rest,$(HEURISTIC_REST))
 	$(call tune,heuristic-near,$(HEURISTIC_NEAR))
 	for p in 2 3 4; do $(BIN)/sanssim tournament --strategies heuristic,heuristic-tuned --players $$p \
