@@ -276,9 +276,9 @@ class NtbeaSearch(Search):
     """What an NTBEA tune has measured: the points visited (as candidates), each evaluation,
     and the model's means (tune.json)."""
 
-    space: Space | None = None
-    plan: Schedule | None = None
-    walk: Ntbea | None = None
+    space: Space = field(kw_only=True)
+    plan: Schedule = field(kw_only=True)
+    walk: Ntbea = field(kw_only=True)
     points: dict[Point, Candidate] = field(default_factory=dict)
     evaluations: list[dict[str, Any]] = field(default_factory=list)
     estimates: dict[int, obj.Estimate] = field(default_factory=dict)
@@ -287,7 +287,6 @@ class NtbeaSearch(Search):
         """The candidate at a point: the default's id 0 where they agree, else a new id on
         the first visit."""
         if point not in self.points:
-            assert self.space is not None
             values = self.space.at(point)
             known = [c for c in self.tune.candidates if c.values == values]
             if not known:
@@ -298,21 +297,18 @@ class NtbeaSearch(Search):
 
     def leader(self) -> Point | None:
         """The best visited point besides the default, as the finalists are chosen."""
-        assert self.walk is not None
         return next((p for p in self.walk.ranked() if not self.candidate(p).is_default), None)
 
     def model_mean(self, point: Point) -> float:
         """The model's mean at a point, in the objective's own direction."""
-        assert self.walk is not None
         return self.tune.objective.sign * self.walk.model.mean(point)
 
     def to_dict(self) -> dict[str, Any]:
-        assert self.space is not None and self.plan is not None
         data = super().to_dict()
         by_id = {c.id: p for p, c in self.points.items()}
         for entry in data["candidates"]:
             point = by_id.get(entry["id"])
-            if point is not None and self.walk is not None:
+            if point is not None:
                 entry["evaluations"] = self.walk.model.count(point)
                 entry["model"] = self.model_mean(point)
             if entry["id"] in self.estimates:
@@ -341,7 +337,6 @@ class NtbeaSearch(Search):
     def _singles(self) -> list[dict[str, Any]]:
         """Per dimension and value, the evaluations there: the model's 1-tuple means, with
         t intervals over the evaluations' values."""
-        assert self.space is not None
         values = pl.DataFrame(
             {
                 "point": [e["point"] for e in self.evaluations],
@@ -368,7 +363,7 @@ class NtbeaSearch(Search):
         return out
 
     def _games(self, cid: int) -> int:
-        measured = sum(self.plan.deals for e in self.evaluations if e["candidate"] == cid)  # type: ignore[union-attr]
+        measured = sum(self.plan.deals for e in self.evaluations if e["candidate"] == cid)
         if self.final and cid in self.final["measured"]:
             measured += self.final["deals"]
         return measured * self.tune.rotations
