@@ -379,14 +379,15 @@ def run(
     """Walk the space (arms already complete are not played again), then re-measure the
     best points and the default on fresh deals. index.json and tune.json are written every
     `WRITE_EVERY` evaluations (each lists every arm so far: written after every step they
-    would cost more than the games), and complete at the end; a resume needs neither, as
-    the walk is replayed from the arms."""
+    would cost more than the games), and complete at the end; a resume reads only the
+    settings in tune.json, as the walk is replayed from the arms."""
     seed = tune.settings.seed
     space = make_space(tune.dimensions)
     plan = schedule(tune.settings, tune.rotations)
     walk = Ntbea(space.sizes, space.start, random.Random(derive_seed(seed, "ntbea")))
     search = NtbeaSearch(tune, out, started_by(out, command), space=space, plan=plan, walk=walk)
     out.mkdir(parents=True, exist_ok=True)
+    search.write()  # before any game: a tune cut short in its first step resumes too
     played: list[dict[str, Any]] = []  # index entries of the arms played so far
     sign = tune.objective.sign
     chunk = -(-plan.deals // executor.workers)  # a small arm: one chunk per worker

@@ -576,6 +576,7 @@ def run(
         return ntbea.run(tune, out, executor, command, progress)
     search = Search(tune, out, started_by(out, command))
     out.mkdir(parents=True, exist_ok=True)
+    search.write()  # before any game: a tune cut short in its first round resumes too
     played: list[dict[str, Any]] = []  # index entries of the arms played so far
     alive = [c.id for c in tune.candidates]
     by_id = {c.id: c for c in tune.candidates}
