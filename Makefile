@@ -91,6 +91,8 @@ SPLENDOR_LIMIT := --game splendor --players 2 --param 'later_seat_limit=0|1' \
 SEAT_FINAL := $(TUNED)/splendor-seat-final
 HEURISTIC_LHS := --players 2 --against heuristic --candidates 24 --budget 60000 \
 	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
+HEURISTIC_NTBEA := --players 2 --against heuristic --method ntbea --budget 60000 \
+	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
 HEURISTIC_REST := --players 2 --against heuristic --candidates 16 --budget 40000 \
 	-s 'heuristic:latent=0..0.6,mission_move=0..1.5,pair=0..3,symbol=0..3,option=0.1..0.4'
 HEURISTIC_NEAR := --players 2 --against heuristic --candidates 32 --budget 120000 \
@@ -113,6 +115,7 @@ tuning: install
 	$(BIN)/sanssim run --config experiments/missions.toml --out $(TUNED)/missions-quality
 	$(BIN)/sanssim report $(TUNED)/missions-quality --out reports/tuning/missions-quality --force
 	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
+	$(call tune,heuristic-ntbea,$(HEURISTIC_NTBEA))
 	$(call tune,heuristic-rest,$(HEURISTIC_REST))
 	$(call tune,heuristic-near,$(HEURISTIC_NEAR))
 	for p in 2 3 4; do $(BIN)/sanssim tournament --strategies heuristic,heuristic-tuned --players $$p \

@@ -579,6 +579,19 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     show_default=True,
     help="Best candidates re-measured on fresh deals with the default.",
 )
+@click.option(
+    "--method",
+    type=click.Choice(("halving", "ntbea")),
+    default="halving",
+    show_default=True,
+    help="Successive halving of --candidates points, or an N-tuple bandit walk (NTBEA) over "
+    "a grid of each range, for larger spaces.",
+)
+@click.option(
+    "--batch",
+    type=int,
+    help="NTBEA: deals per evaluation, each seat rotation (default 50).",
+)
 @click.option("--seed", default=1, show_default=True, help="Seed of the whole search.")
 @game_option_flags
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
@@ -598,17 +611,19 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
 @click.pass_context
 def tune(ctx: click.Context, **options: object) -> None:
     """Search strategy parameters and game options for the best value of an objective,
-    by successive halving on shared deals and a final re-measurement on fresh ones."""
+    by successive halving on shared deals (or an N-tuple bandit walk) and a final
+    re-measurement on fresh ones."""
     from sanssim.runner import tune as tuning
     from sanssim.runner.config import game_options
     from sanssim.runner.run import default_out
 
     out: Path | None = options["out"]  # type: ignore[assignment]
     workers: int | None = options["workers"]  # type: ignore[assignment]
+    batch: int | None = options["batch"]  # type: ignore[assignment]
     given = [
         name
         for name in ("game", "players", "strategy", "params", "objective", "against", "budget",
-                     "candidates", "finalists", "seed", *GAME_OPTIONS)
+                     "candidates", "finalists", "method", "batch", "seed", *GAME_OPTIONS)
         if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
     ]  # fmt: skip
     try:
@@ -621,6 +636,11 @@ def tune(ctx: click.Context, **options: object) -> None:
                 fail(f"--resume takes its settings from {out}; drop --{_flag(given)}")
             settings = tuning.load_settings(out)
         else:
+            ntbea = options["method"] == tuning.NTBEA
+            if ntbea and "candidates" in given:
+                fail("--candidates is for --method halving; NTBEA walks a grid of each range")
+            if not ntbea and "batch" in given:
+                fail("--batch is for --method ntbea")
             game_type = get_game(str(options["game"]))
             fixed = game_options(game_type, given_game_options(ctx))
             settings = tuning.Settings(
@@ -634,6 +654,8 @@ def tune(ctx: click.Context, **options: object) -> None:
                 seed=options["seed"],  # type: ignore[arg-type]
                 candidates=options["candidates"],  # type: ignore[arg-type]
                 finalists=options["finalists"],  # type: ignore[arg-type]
+                method=options["method"],  # type: ignore[arg-type]
+                batch=tuning.DEFAULT_BATCH if batch is None else batch,
                 options=tuple(
                     (k, game_type.option(k).parse(v, game_type.name)) for k, v in fixed.items()
                 ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import polars as pl
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from sanssim.analysis import objective as obj
 from sanssim.analysis.report import write_report
+from sanssim.analysis.stats import t_quantile
 from sanssim.analysis.tune_report import interval
 from sanssim.cli import main
 from sanssim.games import get_game
@@ -207,19 +209,46 @@ def test_halving_keeps_the_better_candidate(searched):
     assert data["rounds"][0]["ranking"][0] == best["id"]
     assert data["rounds"][0]["kept"][0] == 0  # the default is measured to the end
     index = json.loads((out / "index.json").read_text())
-    assert {a["name"] for a in index["arms"]} >= {"c000-final-s0", "c000-final-s1"}
+    names = [a["name"] for a in index["arms"]]
+    played = [name for r in data["rounds"] for name in r["arms"]]
+    finals = [f"c{c:03d}-final-s{k}" for c in data["final"]["measured"] for k in range(2)]
+    assert names == played + finals  # every arm once, in the order played
 
 
-@pytest.mark.parametrize("cut_at", [1, 2], ids=["first-round", "second-round"])
-def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch, cut_at):
-    """The same seed gives the same candidates, games and ranking, even across a resume,
-    and a tune stopped in its first round resumes too."""
+def test_best_and_default_are_paired_on_the_same_deals_of_each_seat_rotation(searched):
+    """Each fresh game of the best meets the default's game of the same deal and rotation:
+    n is the games played, not every rotation crossed with every other."""
+    out, data = searched
+    final = data["final"]
+    games = final["deals"] * data["schedule"]["games_per_deal"]
+    assert final["best_vs_default"]["n"] == games
+    best = data["candidates"][final["best"]]["label"]
+    wins = []
+    for label in (best, "c000"):
+        frames = [
+            pl.read_parquet(out / f"{label}-final-s{k}" / "results")
+            .filter(pl.col("seat") == k)
+            .select("game_id", pl.lit(k).alias("rotation"), pl.col("winner").cast(pl.Float64))
+            for k in range(2)
+        ]
+        wins.append(pl.concat(frames))
+    paired = wins[0].join(wins[1], on=["game_id", "rotation"])
+    differences = paired["winner"] - paired["winner_right"]
+    half = t_quantile(0.975, games - 1) * differences.std() / math.sqrt(games)
+    diff = final["best_vs_default"]
+    assert diff["estimate"] == pytest.approx(differences.mean())
+    assert diff["hi"] - diff["lo"] == pytest.approx(2 * half)
+
+
+@pytest.mark.parametrize("cut", [1, 2])  # in the first round, or in the second
+def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch, cut):
+    """The same seed gives the same candidates, games and ranking, even across a resume."""
     calls = []
     real = tuning.execute
 
     def interrupted(plan, *args, **kwargs):
         calls.append(plan)
-        if len(calls) == cut_at:
+        if len(calls) == cut:
             raise KeyboardInterrupt
         return real(plan, *args, **kwargs)
 

@@ -114,11 +114,21 @@ def intervals(
 
 
 def lines(
-    path: Path, title: str, x: list[float], series: list[Series], xlabel: str, ylabel: str
+    path: Path,
+    title: str,
+    x: list[float],
+    series: list[Series],
+    xlabel: str,
+    ylabel: str,
+    points: tuple[str, ...] = (),
 ) -> None:
-    """Lines with shaded 95% bands over a common x axis."""
+    """Lines with shaded 95% bands over a common x axis; the series labelled in `points` as
+    unconnected dots (single noisy measurements)."""
     fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
     for s in series:
+        if s.label in points:
+            ax.plot(x, s.mean, "o", markersize=3, alpha=0.5, label=s.label, color=s.colour)
+            continue
         (line,) = ax.plot(x, s.mean, marker="o", markersize=3, label=s.label, color=s.colour)
         ax.fill_between(x, s.lo, s.hi, alpha=0.2, color=line.get_color())
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -24,7 +24,7 @@ SHOWN = 8  # candidates listed in the printed summary
 PERCENT = ("against", "seat-balance", "rspread")  # objectives read as percentages
 
 
-def _scale(data: dict[str, Any]) -> tuple[float, str]:
+def unit_scale(data: dict[str, Any]) -> tuple[float, str]:
     """Win shares and relative spreads read as percentages, other objectives in their own
     unit."""
     return _kind_scale(data["objective"]["kind"])
@@ -48,7 +48,7 @@ def _interval(kind: str, est: dict[str, Any], signed: bool = False) -> str:
     return f"{text}, n = {est['n']:,}"
 
 
-def _values(candidate: dict[str, Any]) -> str:
+def values_text(candidate: dict[str, Any]) -> str:
     text = ", ".join(f"{k}={v}" for k, v in candidate["values"].items())
     return f"{text} (default)" if candidate["default"] else text
 
@@ -59,14 +59,23 @@ def verdict_line(data: dict[str, Any]) -> str:
     diff = final["best_vs_default"]
     best = data["candidates"][final["best"]]
     return (
-        f"best {best['label']} ({_values(best)}) minus default on fresh deals, paired game "
+        f"best {best['label']} ({values_text(best)}) minus default on fresh deals, paired game "
         f"by game: {interval(data, diff, signed=True)}: {diff['verdict']} "
         f"(objective: {data['objective']['goal']})"
     )
 
 
+def is_ntbea(data: dict[str, Any]) -> bool:
+    """A tune by `--method ntbea` (tune.json without a method: halving)."""
+    return data["settings"].get("method") == "ntbea"
+
+
 def summary_lines(data: dict[str, Any]) -> list[str]:
     """The printed summary: the search, the finalists on fresh deals, the verdict."""
+    if is_ntbea(data):
+        from sanssim.analysis import ntbea_report  # it builds on this module
+
+        return ntbea_report.summary_lines(data)
     lines = [
         f"objective: {data['objective']['describe']}",
         f"games: {data['spent']:,} of a budget of {data['budget']:,}; "
@@ -78,17 +87,22 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
             f"kept {', '.join(data['candidates'][c]['label'] for c in r['kept'])}"
         )
     ranked = [c for c in data["candidates"] if "halving" in c]
-    ranked.sort(key=lambda c: (-c["rounds"], _order(data, c["halving"]["estimate"])))
+    ranked.sort(key=lambda c: (-c["rounds"], order(data, c["halving"]["estimate"])))
     lines.append("\nbest candidates (all deals of the rounds they played, 95% CI):")
     for c in ranked[:SHOWN]:
-        lines.append(f"  {c['label']}  {interval(data, c['halving'])}  {_values(c)}")
-    if "final" in data:
-        lines.append("\nre-measured on fresh deals (95% CI):")
-        for cid in data["final"]["measured"]:
-            c = data["candidates"][cid]
-            lines.append(f"  {c['label']}  {interval(data, c['final'])}  {_values(c)}")
-        lines.append("\n" + verdict_line(data))
-    return lines
+        lines.append(f"  {c['label']}  {interval(data, c['halving'])}  {values_text(c)}")
+    return lines + final_lines(data)
+
+
+def final_lines(data: dict[str, Any]) -> list[str]:
+    """The finalists and the default on fresh deals, and the verdict (once measured)."""
+    if "final" not in data:
+        return []
+    lines = ["\nre-measured on fresh deals (95% CI):"]
+    for cid in data["final"]["measured"]:
+        c = data["candidates"][cid]
+        lines.append(f"  {c['label']}  {interval(data, c['final'])}  {values_text(c)}")
+    return [*lines, "\n" + verdict_line(data)]
 
 
 def _rounds(data: dict[str, Any]) -> str:
@@ -96,7 +110,7 @@ def _rounds(data: dict[str, Any]) -> str:
     return f"{count} round{'s' if count != 1 else ''}"
 
 
-def _order(data: dict[str, Any], estimate: float) -> float:
+def order(data: dict[str, Any], estimate: float) -> float:
     return -estimate if data["objective"]["goal"] == "maximise" else estimate
 
 
@@ -130,7 +144,11 @@ def build(ctx: Context) -> Section:
 def _search(
     ctx: Context, folder: Path, data: dict[str, Any], name: str, findings: list[str]
 ) -> list[Block]:
-    scale, unit = _scale(data)
+    if is_ntbea(data):
+        from sanssim.analysis import ntbea_report
+
+        return ntbea_report.search_blocks(ctx, folder, data, name, findings)
+    scale, unit = unit_scale(data)
     space = "; ".join(
         f"{d['name']} in {('..' if d['range'] else '|').join(map(str, d['domain']))}"
         for d in data["space"]
@@ -150,7 +168,7 @@ def _search(
         rows.append(
             [
                 c["label"],
-                _values(c),
+                values_text(c),
                 str(c["rounds"]),
                 f"{c['games']:,}",
                 interval(data, c["halving"]) if "halving" in c else "–",
@@ -164,7 +182,7 @@ def _search(
     halving = {c["label"]: c["halving"] for c in data["candidates"] if "halving" in c}
     fresh = {c["label"]: c["final"] for c in data["candidates"] if "final" in c}
     series = [
-        figures.Series(title, *_scaled([source.get(lb) for lb in labels], scale), colour=colour)
+        figures.Series(title, *scaled([source.get(lb) for lb in labels], scale), colour=colour)
         for title, source, colour in (
             ("shared deals of the halving rounds", halving, "#1f77b4"),
             ("fresh deals", fresh, "#d62728"),
@@ -193,7 +211,7 @@ def _search(
         "Objective by budget spent",
         spent,
         [
-            figures.Series(label, *_scaled(ests, scale))
+            figures.Series(label, *scaled(ests, scale))
             for label, ests in (("leader after the round", best), ("default", defaults))
         ],
         "games played so far",
@@ -214,10 +232,10 @@ def _search(
         ),
         Para(f"Best against default: {verdict}."),
     ]
-    return blocks + _other_metrics(folder, data)
+    return blocks + other_metrics(folder, data)
 
 
-def _scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[float | None]]:
+def scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[float | None]]:
     """Estimates, lower and upper ends in the objective's unit (None where not measured)."""
     return [
         [None if est is None else scale * est[key] for est in estimates]
@@ -225,7 +243,7 @@ def _scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[f
     ]
 
 
-def _other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
+def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     """What the best changes besides the objective: the paired differences of the generic
     per-game metrics on the fresh deals (for --against, the rotation with the tuned strategy
     in seat 0)."""

@@ -43,13 +43,16 @@ LATEST = "latest"
 
 @dataclass(frozen=True)
 class Plan:
-    """Arms with their directories, and which of them continue an earlier run."""
+    """Arms with their directories, and which of them continue an earlier run. `indexed`
+    False: the caller keeps the experiment's index.json (a tune adds arms as it goes, and
+    lists them all)."""
 
     out: Path
     arms: tuple[Arm, ...]
     dirs: tuple[Path, ...]
     continuing: tuple[bool, ...]
     precision: Precision | None = None
+    indexed: bool = True
 
     @property
     def experiment(self) -> bool:
@@ -97,7 +100,7 @@ def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
     if arms[0].name is None:
         continuing = check_out_dir(out, identity(arms[0].config), MANIFEST, force)
         return Plan(out, tuple(arms), (out,), (continuing,))
-    top = check_out_dir(out, {"arms": _index_arms(arms)}, INDEX, force)
+    top = check_out_dir(out, {"arms": index_entries(arms)}, INDEX, force)
     dirs = tuple(out / arm.name for arm in arms)  # type: ignore[operator]
     continuing = tuple(
         top and check_out_dir(d, identity(a.config), MANIFEST, False)
@@ -106,7 +109,26 @@ def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
     return Plan(out, tuple(arms), dirs, continuing)
 
 
-def _index_arms(arms: Sequence[Arm]) -> list[dict[str, Any]]:
+def write_index(out: Path, entries: Sequence[dict[str, Any]], command: list[str]) -> None:
+    """index.json: the arms of an experiment directory (`index_entries`), which `resume`
+    and reports read."""
+    out.mkdir(parents=True, exist_ok=True)
+    index_file = out / INDEX
+    created = read_json(index_file)["created"] if index_file.is_file() else now()
+    write_json(
+        index_file,
+        {
+            "schema_version": SCHEMA_VERSION,
+            "sanssim_version": __version__,
+            "created": created,
+            "command": command,
+            "arms": list(entries),
+        },
+    )
+
+
+def index_entries(arms: Sequence[Arm]) -> list[dict[str, Any]]:
+    """The arms as index.json lists them."""
     return [
         {
             "name": a.name,
@@ -221,20 +243,8 @@ def execute(
     | None = None,
 ) -> list[Outcome]:
     """Run every arm in turn. `progress(label, total, done)` gives a per-arm update callback."""
-    if run_plan.experiment:
-        run_plan.out.mkdir(parents=True, exist_ok=True)
-        index_file = run_plan.out / INDEX
-        created = read_json(index_file)["created"] if index_file.is_file() else now()
-        write_json(
-            index_file,
-            {
-                "schema_version": SCHEMA_VERSION,
-                "sanssim_version": __version__,
-                "created": created,
-                "command": command,
-                "arms": _index_arms(run_plan.arms),
-            },
-        )
+    if run_plan.experiment and run_plan.indexed:
+        write_index(run_plan.out, index_entries(run_plan.arms), command)
     jobs = []
     targets = run_plan.precision
     for arm, run_dir, continuing in zip(

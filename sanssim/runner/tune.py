@@ -41,13 +41,16 @@ from sanssim.runner.batch import MANIFEST, check_out_dir, now, read_json, write_
 from sanssim.runner.config import Arm, RunError, build_config
 from sanssim.runner.executor import Executor
 from sanssim.runner.job import RESULTS, TURNS
-from sanssim.runner.run import Plan, execute, identity
+from sanssim.runner.run import Plan, execute, identity, index_entries, write_index
 from sanssim.seeding import derive_seed
 from sanssim.strategies import resolve
 
 TUNE = "tune.json"
 DEFAULT_CANDIDATES = 16
 DEFAULT_FINALISTS = 3
+DEFAULT_BATCH = 50  # deals per evaluation of --method ntbea
+HALVING, NTBEA = "halving", "ntbea"
+METHODS = (HALVING, NTBEA)
 FINAL_SHARE = 0.3  # of the budget, for the final re-measurement on fresh deals
 MIN_DEALS = 20  # fewest deals a candidate may be measured on in a round
 GRID_DIMENSIONS = 2  # up to this many dimensions are searched on a grid
@@ -229,16 +232,24 @@ class Settings:
     candidates: int = DEFAULT_CANDIDATES
     finalists: int = DEFAULT_FINALISTS
     options: tuple[tuple[str, OptionValue], ...] = ()
+    method: str = HALVING
+    batch: int = DEFAULT_BATCH
 
     def to_dict(self) -> dict[str, Any]:
         data = {k: getattr(self, k) for k in self.__dataclass_fields__}
         data["options"] = dict(self.options)
+        if self.method == HALVING:
+            del data["batch"]  # an NTBEA setting
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        """The settings of tune.json; one written before `method` existed is a halving."""
+        optional = {"method", "batch"}
         try:
-            values = {k: data[k] for k in cls.__dataclass_fields__}
+            values = {
+                k: data[k] for k in cls.__dataclass_fields__ if k in data or k not in optional
+            }
         except KeyError as exc:
             raise TuneError(f"{TUNE} lacks setting {exc}") from None
         values["strategies"] = tuple(values["strategies"])
@@ -347,6 +358,8 @@ def prepare(settings: Settings) -> Tune:
         raise TuneError(f"--candidates must be at least 2, got {settings.candidates}")
     if settings.finalists < 1:
         raise TuneError(f"--finalists must be at least 1, got {settings.finalists}")
+    if settings.method not in METHODS:
+        raise TuneError(f"--method must be one of {', '.join(METHODS)}, got {settings.method!r}")
     texts = settings.strategies or ("heuristic",)
     strategies = tuple(parse_strategy(t, game_type.name) for t in texts)
     if len(strategies) not in (1, settings.players) or (settings.against and len(strategies) > 1):
@@ -372,16 +385,24 @@ def prepare(settings: Settings) -> Tune:
     if len(strategies) == 1 and not settings.against:
         strategies = strategies * settings.players
     components = game_type.load_components()
-    candidates = make_candidates(dimensions, settings.candidates, settings.seed)
     rotations = settings.players if settings.against else 1
-    rounds, final_deals, finalists = schedule(
-        len(candidates), settings.budget, rotations, settings.finalists
-    )
+    if settings.method == NTBEA:
+        from sanssim.runner import ntbea  # it builds on this module
+
+        checked = ntbea.probes(dimensions)
+        candidates = checked[:1]  # the default; the search adds the points it visits
+        rounds: tuple[Round, ...] = ()
+        final_deals, finalists = ntbea.schedule(settings, rotations).final
+    else:
+        candidates = checked = make_candidates(dimensions, settings.candidates, settings.seed)
+        rounds, final_deals, finalists = schedule(
+            len(candidates), settings.budget, rotations, settings.finalists
+        )
     tune = Tune(
         settings, game_type, strategies, game_dimensions, objective, candidates,
         rounds, final_deals, finalists, components,
     )  # fmt: skip
-    for candidate in candidates:  # every candidate is a legal game before anything runs
+    for candidate in checked:  # every candidate is a legal game before anything runs
         tune.arms(candidate, "check", 1)
     return tune
 
@@ -548,13 +569,15 @@ def run(
     progress: Progress | None = None,
 ) -> Search:
     """Play the whole search (arms already complete are not played again) and write
-    tune.json at the start and after every round."""
-    if (out / TUNE).is_file():  # resumed: tune.json keeps the command that started it
-        command = read_json(out / TUNE).get("command", command)
-    search = Search(tune, out, command)
+    tune.json after every round."""
+    if tune.settings.method == NTBEA:
+        from sanssim.runner import ntbea
+
+        return ntbea.run(tune, out, executor, command, progress)
+    search = Search(tune, out, started_by(out, command))
     out.mkdir(parents=True, exist_ok=True)
-    search.write()  # before any game, so that a tune stopped in its first round can resume
-    played: list[Arm] = []
+    search.write()  # before any game: a tune cut short in its first round resumes too
+    played: list[dict[str, Any]] = []  # index entries of the arms played so far
     alive = [c.id for c in tune.candidates]
     by_id = {c.id: c for c in tune.candidates}
     seed = tune.settings.seed
@@ -588,7 +611,27 @@ def run(
             }
         )
         search.write()
-    finalists = [c for c in alive if c != 0]
+    remeasure(search, played, [c for c in alive if c != 0], executor, progress)
+    return search
+
+
+def started_by(out: Path, command: list[str]) -> list[str]:
+    """The command of a tune: a resumed one's tune.json keeps the command that started it."""
+    return read_json(out / TUNE).get("command", command) if (out / TUNE).is_file() else command
+
+
+def remeasure(
+    search: Search,
+    played: list[dict[str, Any]],
+    finalists: Sequence[int],
+    executor: Executor,
+    progress: Progress | None,
+) -> None:
+    """The final step: the finalists (best first) and the default play fresh deals; the best
+    is compared with the default on them, paired deal by deal; tune.json is complete."""
+    tune = search.tune
+    seed = tune.settings.seed
+    by_id = {c.id: c for c in tune.candidates}
     deals: dict[int, pl.DataFrame] = {}
     before = {cid: len(frames) for cid, frames in search.deals.items()}
     measured = [*finalists, 0]
@@ -619,7 +662,6 @@ def run(
         },
     }
     search.write()
-    return search
 
 
 def _stack(frames: list[pl.DataFrame]) -> pl.DataFrame:
@@ -635,25 +677,31 @@ def _ranked(tune: Tune, ids: Sequence[int], estimates: Mapping[int, obj.Estimate
 
 def _play(
     search: Search,
-    played: list[Arm],
+    played: list[dict[str, Any]],
     candidates: Sequence[Candidate],
     tag: str,
     deals: int,
     executor: Executor,
     progress: Progress | None,
+    chunk_size: int | None = None,
+    index: bool = True,
 ) -> list[Arm]:
-    """Play the arms of `candidates` for one round (with every arm so far in the index) and
-    add their deals to the search."""
+    """Play the arms of `candidates` for one round and add their deals to the search.
+    `played` holds the index entries of the arms played before; index.json lists them all
+    (when `index`: a walk of many small steps writes it every few)."""
     tune = search.tune
     new = [(c, arm) for c in candidates for arm in tune.arms(c, tag, deals)]
-    played.extend(arm for _, arm in new)
-    dirs = tuple(search.out / a.name for a in played)  # type: ignore[operator]
+    arms = tuple(arm for _, arm in new)
+    dirs = tuple(search.out / a.name for a in arms)  # type: ignore[operator]
     continuing = tuple(
         check_out_dir(d, identity(a.config), MANIFEST, False)
-        for a, d in zip(played, dirs, strict=True)
+        for a, d in zip(arms, dirs, strict=True)
     )
-    plan = Plan(search.out, tuple(played), dirs, continuing)
-    execute(plan, executor, search.command, None, progress)
+    played.extend(index_entries(arms))
+    if index:
+        write_index(search.out, played, search.command)
+    plan = Plan(search.out, arms, dirs, continuing, indexed=False)
+    execute(plan, executor, search.command, chunk_size, progress)
     by_candidate: dict[int, list[obj.Part]] = {}
     for k, (candidate, arm) in enumerate(new):
         path = search.out / arm.name  # type: ignore[operator]
@@ -670,7 +718,7 @@ def _play(
             )
         seat = k % tune.rotations
         by_candidate.setdefault(candidate.id, []).append(
-            obj.Part(tag, results, turns, seat, groups)
+            obj.Part(deal_tag(tag, seat), results, turns, seat, groups)
         )
     for cid, parts in by_candidate.items():
         search.deals.setdefault(cid, []).append(tune.objective.per_deal(parts))
