@@ -1,5 +1,5 @@
 """The Ray executor: the same run as the local one, lost workers retried, resume across both;
-the same for a tune.
+the same for a tune (halving and NTBEA).
 
 One local Ray of 2 CPUs serves the whole module; `sanssim run --executor ray`
 in this process joins it instead of starting its own. Without Ray these tests
@@ -325,3 +325,25 @@ def test_an_interrupted_tune_resumes_on_the_other_executor(
     code, output = tune(out, "--resume", *then)
     assert code == 0, output
     assert_same_tune(out, local_tune)
+
+
+# An NTBEA walk of 84 small evaluations (random players, 5 deals each) and its final step.
+NTBEA_ARGS = ["--players", "2", "-s", "random", "--param", "column_bonus_points=2..5",
+              "--objective", "seat-balance", "--method", "ntbea", "--batch", "5",
+              "--finalists", "1", "--budget", "600", "--seed", "4"]  # fmt: skip
+WALK = ("settings", "space", "objective", "schedule", "evaluations", "model", "final", "spent")
+
+
+def test_an_ntbea_walk_is_the_same_on_ray_and_locally(ray_local, tmp_path):
+    searches = []
+    for name, executor in (("local", ["--workers", "1"]), ("ray", ["--executor", "ray"])):
+        code, output = tune(tmp_path / name, *NTBEA_ARGS, *executor)
+        assert code == 0, output
+        searches.append(json.loads((tmp_path / name / TUNE).read_text()))
+    local, ray = searches
+    assert local["status"] == ray["status"] == "complete" and len(local["evaluations"]) > 20
+    assert {k: ray[k] for k in WALK} == {k: local[k] for k in WALK}
+    arms = [a["name"] for a in read_json(tmp_path / "local" / "index.json")["arms"]]
+    assert [a["name"] for a in read_json(tmp_path / "ray" / "index.json")["arms"]] == arms
+    for arm in arms[:: max(1, len(arms) // 10)]:
+        assert_same_run(tmp_path / "ray" / arm, tmp_path / "local" / arm, logged=("results",))
