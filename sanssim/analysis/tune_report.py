@@ -98,7 +98,10 @@ def final_lines(data: dict[str, Any]) -> list[str]:
     """The finalists and the default on fresh deals, and the verdict (once measured)."""
     if "final" not in data:
         return []
-    lines = ["\nre-measured on fresh deals (95% CI):"]
+    lines = [
+        "\nre-measured on fresh deals (95% CI), in the order the search ranked them: the "
+        "first is its choice, measured here free of the optimism of having been picked:"
+    ]
     for cid in data["final"]["measured"]:
         c = data["candidates"][cid]
         lines.append(f"  {c['label']}  {interval(data, c['final'])}  {values_text(c)}")
