@@ -107,12 +107,21 @@ class GameType(ABC):
     options_in_results: ClassVar[tuple[str, ...]] = ()
     # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
     rollout_strategy: ClassVar[str] = "heuristic"
-    result_schema: ClassVar[Mapping[str, Any]]
-    turn_schema: ClassVar[Mapping[str, Any]]
-    # The game's log module (`result_frame`, `turn_frame`, `replay(game, id, seed, turns)`)
-    # and its PlayerView class, which the default methods below delegate to.
+    # The game's log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`, `turn_frame`,
+    # `replay(game, id, seed, turns)`) and its PlayerView class, which the default methods
+    # below delegate to.
     log: ClassVar[Any]
     view_class: ClassVar[type]
+
+    @property
+    def result_schema(self) -> Mapping[str, Any]:
+        """The results table's columns and types (the game's run-format spec)."""
+        return self.log.RESULT_SCHEMA
+
+    @property
+    def turn_schema(self) -> Mapping[str, Any]:
+        """The turns table's columns and types (the game's run-format spec)."""
+        return self.log.TURN_SCHEMA
 
     def option(self, name: str) -> Option:
         for option in self.options:

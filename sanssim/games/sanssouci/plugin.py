@@ -149,8 +149,6 @@ class Sanssouci(GameType):
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
     log = log
     view_class = PlayerView
-    result_schema = log.RESULT_SCHEMA
-    turn_schema = log.TURN_SCHEMA
 
     def load_components(self, path: str | Path | None = None) -> Components:
         return load_components(path)

@@ -62,8 +62,6 @@ class Seikatsu(GameType):
     sources = ("bird_points", "flower_points")
     log = log
     view_class = PlayerView
-    result_schema = log.RESULT_SCHEMA
-    turn_schema = log.TURN_SCHEMA
 
     def load_components(self, path: str | Path | None = None) -> Components:
         return load_components(path)

@@ -98,8 +98,6 @@ class Splendor(GameType):
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
     log = log
     view_class = PlayerView
-    result_schema = log.RESULT_SCHEMA
-    turn_schema = log.TURN_SCHEMA
 
     def load_components(self, path: str | Path | None = None) -> Components:
         return load_components(path)
