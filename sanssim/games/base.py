@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sanssim.errors import ConfigError
+from sanssim.errors import ConfigError, SanssimError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -236,6 +236,28 @@ class GameType(ABC):
     def groups(self) -> Mapping[str, Group]:
         """Grouped measures by name, whose spread `sanssim tune` can minimise."""
         return {}
+
+
+def check_turn_rows(
+    game_id: int,
+    replayed: pl.DataFrame,
+    logged: pl.DataFrame,
+    same: Callable[[str, Any, Any], bool] = lambda column, mine, theirs: mine == theirs,
+) -> None:
+    """A replay's own turn rows against the logged ones, column by column in the replayed
+    frame's order: a one-line SanssimError at the first disagreement. `same(column, engine's,
+    log's)` says when two values agree (a game may compare some column as a multiset)."""
+    columns = replayed.columns
+    rows = zip(
+        replayed.iter_rows(named=True), logged.select(columns).iter_rows(named=True), strict=False
+    )
+    for got, want in rows:
+        for column in columns:
+            if not same(column, got[column], want[column]):
+                raise SanssimError(
+                    f"game {game_id} turn {want['turn']}: the log says "
+                    f"{column}={want[column]!r}, the engine gives {got[column]!r}"
+                )
 
 
 def replayed_show(

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
+from sanssim.games.base import check_turn_rows
 from sanssim.games.sanssouci import (
     DISCARD,
     PASS,
@@ -256,14 +257,7 @@ def replay(
     except (IllegalActionError, ValueError) as exc:
         raise SanssimError(f"game {game_id}: the log is not a legal game ({exc})") from None
     replayed = turn_frame(turns["run_id"][0], game, [(game_id, state)])
-    logged_rows = turns.sort("turn").select(list(TURN_SCHEMA)).iter_rows(named=True)
-    for got, want in zip(replayed.iter_rows(named=True), logged_rows, strict=False):
-        if got != want:
-            column = next(k for k in want if got[k] != want[k])
-            raise SanssimError(
-                f"game {game_id} turn {want['turn']}: the log says {column}={want[column]!r}, "
-                f"the engine gives {got[column]!r}"
-            )
+    check_turn_rows(game_id, replayed, turns.sort("turn"))
     if replayed.height != turns.height:
         raise SanssimError(
             f"game {game_id}: the log has {turns.height} turns, the engine {replayed.height}"

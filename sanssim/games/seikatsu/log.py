@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
+from sanssim.games.base import check_turn_rows
 from sanssim.games.columns import fixed_lists
 from sanssim.games.seikatsu.engine import EMPTY, Game, State, TurnRecord
 
@@ -194,6 +195,11 @@ def replay_turn(state: State, row: dict[str, Any]) -> None:
     state.apply_action(action)
 
 
+def _same(column: str, mine: Any, logged: Any) -> bool:
+    """A hand is a multiset: its order in the log is not the engine's."""
+    return sorted(mine) == sorted(logged or []) if column == "hand" else mine == logged
+
+
 def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
     """Re-apply a logged game's choices to a fresh deal, checking every logged turn.
 
@@ -210,19 +216,7 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
             raise SanssimError(f"game {game_id} turn {row['turn']}: {exc}") from None
     run_id = logged["run_id"][0] if logged.height else ""
     replayed = turn_frame(run_id, game, [(game_id, state)])
-    for got, want in zip(
-        replayed.iter_rows(named=True),
-        logged.select(list(TURN_SCHEMA)).iter_rows(named=True),
-        strict=False,
-    ):
-        for column, value in want.items():
-            mine = got[column]
-            same = sorted(mine) == sorted(value or []) if column == "hand" else mine == value
-            if not same:
-                raise SanssimError(
-                    f"game {game_id} turn {want['turn']}: the log says {column}={value!r}, "
-                    f"the engine gives {mine!r}"
-                )
+    check_turn_rows(game_id, replayed, logged, _same)
     if not state.is_terminal():
         raise SanssimError(
             f"game {game_id}: the log has {logged.height} turns, the game has {game.turns}"

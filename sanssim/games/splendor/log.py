@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.errors import IllegalActionError, SanssimError
+from sanssim.games.base import check_turn_rows
 from sanssim.games.columns import block_lists, fixed_lists
 from sanssim.games.splendor.engine import (
     ACTION_NAMES,
@@ -266,16 +267,7 @@ def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
         raise SanssimError(f"game {game_id}: the log stops at turn {state.turn}, the game goes on")
     run_id = logged["run_id"][0] if logged.height else ""
     replayed = turn_frame(run_id, game, [(game_id, state)])
-    columns = list(TURN_SCHEMA)
-    for got, want in zip(
-        replayed.iter_rows(named=True), logged.select(columns).iter_rows(named=True), strict=False
-    ):
-        if got != want:
-            column = next(k for k in columns if got[k] != want[k])
-            raise SanssimError(
-                f"game {game_id} turn {want['turn']}: the log says {column}={want[column]!r}, "
-                f"the engine gives {got[column]!r}"
-            )
+    check_turn_rows(game_id, replayed, logged)
     if replayed.height != logged.height:
         raise SanssimError(
             f"game {game_id}: the log has {logged.height} turns, the engine {replayed.height}"
