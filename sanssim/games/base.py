@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sanssim.errors import ConfigError, SanssimError
+from sanssim.errors import ComponentError, ConfigError, SanssimError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -236,6 +236,14 @@ class GameType(ABC):
     def groups(self) -> Mapping[str, Group]:
         """Grouped measures by name, whose spread `sanssim tune` can minimise."""
         return {}
+
+
+def read_component_file(path: str | Path) -> str:
+    """A component data file's text, or a one-line ComponentError naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
 
 
 def check_turn_rows(

@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from sanssim.errors import ComponentError
+from sanssim.games.base import read_component_file
 from sanssim.games.sanssouci.components import Components
 
 DEFAULT_FILE = "components.toml"
@@ -17,11 +18,7 @@ def load_components(path: str | Path | None = None) -> Components:
     """Read and validate a component data file; None means the packaged default."""
     if path is None:
         return default_components()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
-    return parse_components(text, str(path))
+    return parse_components(read_component_file(path), str(path))
 
 
 def parse_components(text: str, source: str = "<string>") -> Components:

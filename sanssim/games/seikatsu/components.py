@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sanssim.errors import ComponentError
+from sanssim.games.base import read_component_file
 
 DEFAULT_FILE = "components.toml"
 KOI = "koi"
@@ -147,11 +148,7 @@ def load_components(path: str | Path | None = None) -> Components:
     None means the packaged default."""
     if path is None:
         return default_components()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
-    return parse_components(text, str(path))
+    return parse_components(read_component_file(path), str(path))
 
 
 def parse_components(text: str, source: str = "<string>") -> Components:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from sanssim.errors import ComponentError
+from sanssim.games.base import read_component_file
 
 COLOURS: tuple[str, ...] = ("white", "blue", "green", "red", "black")
 TOKEN_NAMES: tuple[str, ...] = (*COLOURS, "gold")
@@ -167,11 +168,7 @@ def _build(
 
 
 def _read_csv(path: Path, fields: tuple[str, ...]) -> list[dict[str, Any]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
-    reader = csv.reader(text.splitlines())
+    reader = csv.reader(read_component_file(path).splitlines())
     header = next(reader, None)
     if header is None or tuple(h.strip() for h in header) != fields:
         raise ComponentError(f"{path}: header must be {','.join(fields)}, got {header!r}")
