@@ -59,6 +59,30 @@ GAME_OPTIONS = _declared_options()
 RUN_OPTIONS = (*(k for k in COMMON_KEYS if k != "turn_log"), "no_turn_log", *GAME_OPTIONS)
 
 
+def executor_options(command: Callable) -> Callable:
+    """--workers, --executor and --address: where the games of `run` and `tune` are played."""
+    for option in reversed(
+        (
+            click.option("--workers", type=int, help="Worker processes (default: all cores)."),
+            click.option(
+                "--executor",
+                type=click.Choice(("local", "ray")),
+                default="local",
+                show_default=True,
+                help="Play on this machine's cores, or spread chunks over a Ray cluster.",
+            ),
+            click.option(
+                "--address",
+                envvar="RAY_ADDRESS",
+                help="Ray cluster: host:port of the head, ray://host:10001 or auto "
+                "(default: $RAY_ADDRESS, else start a local Ray).",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
 def game_option_flags(command: Callable) -> Callable:
     """A click option for every option a game declares, its help naming the game."""
     for name, (option, games) in reversed(GAME_OPTIONS.items()):
@@ -132,20 +156,7 @@ def main() -> None:
 @game_option_flags
 @click.option("--components", type=click.Path(path_type=Path), help="Component data file.")
 @click.option("--no-turn-log", is_flag=True, help="Write results only (faster, smaller).")
-@click.option("--workers", type=int, help="Worker processes (default: all cores).")
-@click.option(
-    "--executor",
-    type=click.Choice(("local", "ray")),
-    default="local",
-    show_default=True,
-    help="Play on this machine's cores, or spread chunks over a Ray cluster.",
-)
-@click.option(
-    "--address",
-    envvar="RAY_ADDRESS",
-    help="Ray cluster: host:port of the head, ray://host:10001 or auto "
-    "(default: $RAY_ADDRESS, else start a local Ray).",
-)
+@executor_options
 @click.option("--chunk-size", type=int, help="Games per part file (default: by games and workers).")
 @click.option(
     "--precision",
@@ -594,15 +605,7 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
 )
 @click.option("--seed", default=1, show_default=True, help="Seed of the whole search.")
 @game_option_flags
-@click.option("--workers", type=int, help="Worker processes (default: all cores).")
-@click.option(
-    "--executor",
-    type=click.Choice(("local", "ray")),
-    default="local",
-    show_default=True,
-    help="Play on this machine's cores, or on a Ray cluster.",
-)
-@click.option("--address", envvar="RAY_ADDRESS", help="Ray cluster address (see `run`).")
+@executor_options
 @click.option(
     "--out", type=click.Path(path_type=Path), help="Tune directory (default runs/<time>)."
 )
