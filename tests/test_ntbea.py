@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from test_tune import interrupt_execute
 
 from sanssim.analysis.report import write_report
 from sanssim.cli import main
@@ -185,20 +186,11 @@ def test_the_tiny_tune_finds_the_most_skill_and_records_its_walk(walked):
 def test_the_tiny_tune_repeats_itself_and_resumes_to_the_same_walk(
     walked, tmp_path, monkeypatch, cut
 ):
-    calls = []
-    real = tuning.execute
-
-    def interrupted(plan, *args, **kwargs):
-        calls.append(plan)
-        if len(calls) == cut:
-            raise KeyboardInterrupt
-        return real(plan, *args, **kwargs)
-
-    monkeypatch.setattr(tuning, "execute", interrupted)
+    interrupt_execute(monkeypatch, cut)
     settings = tuning.Settings(**_settings(batch=5, finalists=2, seed=3))
     with pytest.raises(KeyboardInterrupt), LocalExecutor(1) as executor:
         tuning.run(tuning.prepare(settings), tmp_path / "cut", executor, ["test"])
-    monkeypatch.setattr(tuning, "execute", real)
+    monkeypatch.undo()
     resumed = tune(tmp_path / "cut", "--resume", "--workers", "1")
     for key in ("settings", "candidates", "evaluations", "model", "final", "spent"):
         assert resumed[key] == walked[1][key], key

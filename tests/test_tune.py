@@ -240,9 +240,9 @@ def test_best_and_default_are_paired_on_the_same_deals_of_each_seat_rotation(sea
     assert diff["hi"] - diff["lo"] == pytest.approx(2 * half)
 
 
-@pytest.mark.parametrize("cut", [1, 2])  # in the first round, or in the second
-def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch, cut):
-    """The same seed gives the same candidates, games and ranking, even across a resume."""
+def interrupt_execute(monkeypatch: pytest.MonkeyPatch, cut: int) -> None:
+    """Ctrl-C at the `cut`-th batch of arms a tune hands to its executor (until
+    `monkeypatch.undo()`)."""
     calls = []
     real = tuning.execute
 
@@ -253,9 +253,15 @@ def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monk
         return real(plan, *args, **kwargs)
 
     monkeypatch.setattr(tuning, "execute", interrupted)
+
+
+@pytest.mark.parametrize("cut", [1, 2])  # in the first round, or in the second
+def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monkeypatch, cut):
+    """The same seed gives the same candidates, games and ranking, even across a resume."""
+    interrupt_execute(monkeypatch, cut)
     with pytest.raises(KeyboardInterrupt):
         play(tmp_path / "cut")
-    monkeypatch.setattr(tuning, "execute", real)
+    monkeypatch.undo()
     result = CliRunner().invoke(
         main, ["tune", "--resume", "--out", str(tmp_path / "cut"), "--workers", "1"]
     )
