@@ -75,7 +75,8 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
-    findings = [f for section in sections for f in key_findings(section)[0]]
+    keyed = [key_findings(section) for section in sections]  # (key findings, the rest)
+    findings = [f for key, _ in keyed for f in key]
     games = int(data.arms["games"].sum())
     arms = data.arm_labels
     blocks: list[Block] = [
@@ -96,9 +97,8 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
         if f in shown
     ][:3]
     blocks += headline
-    for section in sections:
+    for section, (_, rest) in zip(sections, keyed, strict=True):
         blocks += [b for b in section.blocks if b not in headline]
-        rest = key_findings(section)[1]
         if rest:
             blocks += [Para("Findings, arm by arm:"), Bullets(rest)]
     blocks += _provenance(data, command, skipped)
