@@ -1,0 +1,201 @@
+"""Python's `random.Random` (MT19937) replicated in compiled code, draw for draw.
+
+A compiled core must play the game its Python engine plays from one seed, so every
+random number must be the one `random.Random` would give: the same seeding
+(`init_by_array` on the seed's 32-bit words), the same words, and the same ways of
+turning words into choices (`getrandbits`, `_randbelow`'s rejection loop, `random()`'s
+53-bit float, `shuffle`, `choice`, `sample`, `randrange`). A generator is one row of
+625 uint32: the 624 state words and the position, as `random.getstate()` gives them.
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+import numba as nb
+import numpy as np
+
+N = 624
+M = 397
+STATE = N + 1  # words, then the position
+_MATRIX_A = np.uint32(0x9908B0DF)
+_UPPER = np.uint32(0x80000000)
+_LOWER = np.uint32(0x7FFFFFFF)
+
+
+def new_generators(count: int) -> np.ndarray:
+    """`count` unseeded generators, one row each."""
+    return np.zeros((count, STATE), dtype=np.uint32)
+
+
+def from_python(rng: _random.Random) -> np.ndarray:
+    """A generator in the state `rng` is in (`random.getstate()`)."""
+    _version, words, _gauss = rng.getstate()
+    return np.array(words, dtype=np.uint32)
+
+
+def to_python(g: np.ndarray) -> _random.Random:
+    """A `random.Random` in the state of compiled generator `g` (for tests and hand-offs)."""
+    rng = _random.Random()
+    rng.setstate((3, tuple(int(w) for w in g), None))
+    return rng
+
+
+@nb.njit(cache=True, inline="always")
+def _init_genrand(g: np.ndarray, s: np.uint32) -> None:
+    g[0] = s
+    for i in range(1, N):
+        prev = np.uint64(g[i - 1])
+        g[i] = np.uint32(
+            (np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i))
+            & np.uint64(0xFFFFFFFF)
+        )
+    g[N] = N
+
+
+@nb.njit(cache=True)
+def seed(g: np.ndarray, value: np.int64) -> None:
+    """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64."""
+    v = np.uint64(value)
+    key = np.empty(2, dtype=np.uint32)
+    key[0] = np.uint32(v & np.uint64(0xFFFFFFFF))
+    key[1] = np.uint32(v >> np.uint64(32))
+    key_length = 2 if key[1] != 0 else 1
+    _init_genrand(g, np.uint32(19650218))
+    i, j = 1, 0
+    mask = np.uint64(0xFFFFFFFF)
+    for _ in range(max(N, key_length)):
+        prev = np.uint64(g[i - 1])
+        mixed = (np.uint64(g[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))) & mask
+        g[i] = np.uint32((mixed + np.uint64(key[j]) + np.uint64(j)) & mask)
+        i += 1
+        j += 1
+        if i >= N:
+            g[0] = g[N - 1]
+            i = 1
+        if j >= key_length:
+            j = 0
+    for _ in range(N - 1):
+        prev = np.uint64(g[i - 1])
+        mixed = (np.uint64(g[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) & mask
+        g[i] = np.uint32((mixed - np.uint64(i)) & mask)
+        i += 1
+        if i >= N:
+            g[0] = g[N - 1]
+            i = 1
+    g[0] = np.uint32(0x80000000)
+    g[N] = N
+
+
+@nb.njit(cache=True)
+def _twist(g: np.ndarray) -> None:
+    for kk in range(N - M):
+        y = (g[kk] & _UPPER) | (g[kk + 1] & _LOWER)
+        g[kk] = g[kk + M] ^ (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
+    for kk in range(N - M, N - 1):
+        y = (g[kk] & _UPPER) | (g[kk + 1] & _LOWER)
+        g[kk] = (
+            g[kk + (M - N)] ^ (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
+        )
+    y = (g[N - 1] & _UPPER) | (g[0] & _LOWER)
+    g[N - 1] = g[M - 1] ^ (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
+    g[N] = 0
+
+
+@nb.njit(cache=True)
+def word(g: np.ndarray) -> np.uint32:
+    """The next 32-bit output (`genrand_uint32`)."""
+    if g[N] >= N:
+        _twist(g)
+    y = g[g[N]]
+    g[N] += 1
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+@nb.njit(cache=True)
+def getrandbits(g: np.ndarray, k: int) -> np.int64:
+    """`getrandbits(k)` for 0 <= k <= 63: low word first, the last one cut to size."""
+    if k <= 0:
+        return np.int64(0)
+    if k <= 32:
+        return np.int64(word(g) >> np.uint32(32 - k))
+    low = np.int64(word(g))
+    high = np.int64(word(g) >> np.uint32(64 - k))
+    return low | (high << np.int64(32))
+
+
+@nb.njit(cache=True)
+def bit_length(n: np.int64) -> int:
+    k = 0
+    while n > 0:
+        n >>= 1
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
+    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n."""
+    k = bit_length(n)
+    r = getrandbits(g, k)
+    while r >= n:
+        r = getrandbits(g, k)
+    return r
+
+
+@nb.njit(cache=True)
+def randrange(g: np.ndarray, start: np.int64, stop: np.int64) -> np.int64:
+    """`randrange(start, stop)` (and `randrange(n)` as `randrange(0, n)`)."""
+    return start + randbelow(g, stop - start)
+
+
+@nb.njit(cache=True)
+def random(g: np.ndarray) -> float:
+    """`random()`: a 53-bit float in [0, 1)."""
+    a = word(g) >> np.uint32(5)
+    b = word(g) >> np.uint32(6)
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
+    """`shuffle(x[:n])` in place."""
+    for i in range(n - 1, 0, -1):
+        j = randbelow(g, i + 1)
+        tmp = x[i]
+        x[i] = x[j]
+        x[j] = tmp
+
+
+@nb.njit(cache=True)
+def choice_index(g: np.ndarray, n: int) -> np.int64:
+    """The index `choice(seq)` picks in a sequence of length n."""
+    return randbelow(g, n)
+
+
+@nb.njit(cache=True)
+def sample_indices(g: np.ndarray, n: int, k: int, out: np.ndarray) -> None:
+    """The indices `sample(range(n), k)` picks, in selection order, into `out[:k]`;
+    both of Python's methods (a pool for small populations, a set otherwise)."""
+    setsize = 21
+    if k > 5:
+        # 4 ** ceil(log(3k, 4)), computed as Python does, in floating point
+        setsize += 4 ** int(np.ceil(np.log(k * 3) / np.log(4)))
+    if n <= setsize:
+        pool = np.arange(n)
+        for i in range(k):
+            j = randbelow(g, n - i)
+            out[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        chosen = np.zeros(n, dtype=np.bool_)
+        for i in range(k):
+            j = randbelow(g, n)
+            while chosen[j]:
+                j = randbelow(g, n)
+            chosen[j] = True
+            out[i] = j
