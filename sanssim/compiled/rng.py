@@ -66,7 +66,8 @@ def seed(g: np.ndarray, value: np.int64) -> None:
     mask = np.uint64(0xFFFFFFFF)
     for _ in range(max(N, key_length)):
         prev = np.uint64(g[i - 1])
-        mixed = (np.uint64(g[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525))) & mask
+        spread = (prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)
+        mixed = (np.uint64(g[i]) ^ spread) & mask
         g[i] = np.uint32((mixed + np.uint64(key[j]) + np.uint64(j)) & mask)
         i += 1
         j += 1
@@ -77,7 +78,8 @@ def seed(g: np.ndarray, value: np.int64) -> None:
             j = 0
     for _ in range(N - 1):
         prev = np.uint64(g[i - 1])
-        mixed = (np.uint64(g[i]) ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) & mask
+        spread = (prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)
+        mixed = (np.uint64(g[i]) ^ spread) & mask
         g[i] = np.uint32((mixed - np.uint64(i)) & mask)
         i += 1
         if i >= N:
@@ -89,17 +91,17 @@ def seed(g: np.ndarray, value: np.int64) -> None:
 
 @nb.njit(cache=True)
 def _twist(g: np.ndarray) -> None:
-    for kk in range(N - M):
+    for kk in range(N - 1):
         y = (g[kk] & _UPPER) | (g[kk + 1] & _LOWER)
-        g[kk] = g[kk + M] ^ (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
-    for kk in range(N - M, N - 1):
-        y = (g[kk] & _UPPER) | (g[kk + 1] & _LOWER)
-        g[kk] = (
-            g[kk + (M - N)] ^ (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
-        )
+        g[kk] = g[(kk + M) % N] ^ _mix(y)
     y = (g[N - 1] & _UPPER) | (g[0] & _LOWER)
-    g[N - 1] = g[M - 1] ^ (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
+    g[N - 1] = g[M - 1] ^ _mix(y)
     g[N] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _mix(y: np.uint32) -> np.uint32:
+    return (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
 
 
 @nb.njit(cache=True)
