@@ -383,7 +383,8 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
 
 def _print_precision(run_plan: Plan) -> None:
     """Each target's achieved half-width, and the games the run took to reach it."""
-    from sanssim.runner.batch import MANIFEST, read_json
+    from sanssim.runformat import MANIFEST
+    from sanssim.runner.batch import read_json
 
     recorded = read_json(run_plan.dirs[0] / MANIFEST).get("precision", {})
     if "stopped_at" not in recorded:

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.cli import _rate, counted, main
-from sanssim.runner.batch import MANIFEST
+from sanssim.runformat import MANIFEST
 
 SMALL = ["--games", "6", "--workers", "1"]
 

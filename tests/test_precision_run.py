@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.cli import main
-from sanssim.runner.batch import MANIFEST, read_json, write_json
+from sanssim.runformat import MANIFEST
+from sanssim.runner.batch import read_json, write_json
 
 BASE = ["--game", "seikatsu", "--players", "2", "-s", "random", "--games", "3200", "--seed", "9"]
 

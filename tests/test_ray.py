@@ -21,10 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.cli import main
-from sanssim.runner.batch import MANIFEST, read_json, write_json
+from sanssim.runformat import MANIFEST, TUNE
+from sanssim.runner.batch import read_json, write_json
 from sanssim.runner.executor import LocalExecutor
 from sanssim.runner.ray_executor import MAX_RETRIES, RayExecutor
-from sanssim.runner.tune import TUNE
 
 REPO = Path(__file__).resolve().parent.parent
 KEYS = {"results": ["game_id", "seat"], "turns": ["game_id", "turn"]}

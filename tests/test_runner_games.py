@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.cli import main
-from sanssim.runner.batch import MANIFEST, read_json, write_json
+from sanssim.runformat import MANIFEST
+from sanssim.runner.batch import read_json, write_json
 
 GAMES = [
     ("seikatsu", ["--tournament"]),

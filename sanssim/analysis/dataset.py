@@ -18,6 +18,7 @@ from sanssim.analysis.errors import ReportError
 from sanssim.analysis.load import Run, discover, open_run
 from sanssim.errors import SanssimError
 from sanssim.games import DEFAULT_GAME, GameType, get_game
+from sanssim.runformat import INDEX
 from sanssim.strategies import short_spec
 
 # Results columns every game writes (the run format's common columns).
@@ -115,7 +116,7 @@ def _labels(game_type: GameType, designs: pl.DataFrame, names: list[str | None])
 
 def _arm_name(run: Run) -> str | None:
     """The arm's name in its experiment file, when the run is an experiment's arm."""
-    index = run.path.parent / "index.json"
+    index = run.path.parent / INDEX
     if not index.is_file():
         return None
     try:

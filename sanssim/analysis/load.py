@@ -13,10 +13,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.analysis.errors import ReportError
-from sanssim.runner.batch import part_span
-
-SCHEMA_VERSIONS = (1, 2)  # see sanssim.runner.batch.SCHEMA_VERSION
-MANIFEST = "manifest.json"
+from sanssim.runformat import MANIFEST, RESULTS, SCHEMA_VERSIONS, TURNS, part_span
 
 
 @dataclass(frozen=True)
@@ -75,11 +72,11 @@ def open_run(path: Path, results_columns: list[str]) -> Run:
             f"this sanssim reads {SCHEMA_VERSIONS[-1]} or older"
         )
     _check_complete(path, manifest)
-    results = _scan(path / "results", required=True)
+    results = _scan(path / RESULTS, required=True)
     missing = [c for c in results_columns if c not in results.collect_schema().names()]
     if missing:
         raise ReportError(f"{path}: results lack column(s) {', '.join(missing)}")
-    return Run(path, manifest, results, _scan(path / "turns", required=False))
+    return Run(path, manifest, results, _scan(path / TURNS, required=False))
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:

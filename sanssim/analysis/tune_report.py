@@ -17,9 +17,9 @@ from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.generic import margin
 from sanssim.analysis.section import Context, Section
 from sanssim.games import get_game
+from sanssim.runformat import MANIFEST, RESULTS, TUNE
 from sanssim.seeding import derive_seed
 
-TUNE = "tune.json"
 SHOWN = 8  # candidates listed in the printed summary
 PERCENT = ("against", "seat-balance", "rspread")  # objectives read as percentages
 
@@ -252,7 +252,7 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     in seat 0)."""
     suffix = "-s0" if data["objective"]["kind"] == "against" else ""
     best = data["candidates"][data["final"]["best"]]["label"]
-    paths = [folder / f"{label}-final{suffix}" / "results" for label in (best, "c000")]
+    paths = [folder / f"{label}-final{suffix}" / RESULTS for label in (best, "c000")]
     frames = [pl.scan_parquet(sorted(p.glob("*.parquet"))) for p in paths]
     names = frames[0].collect_schema().names()
     comparison = paired.compare(
@@ -324,14 +324,14 @@ def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
 
 def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:
     """One final arm's games and its grouped measure, valued by the game it played."""
-    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
     config = manifest["config"]
     game = game_type.new_game(
         config["n_players"],
         game_type.options_from_config(config),
         game_type.components_from_manifest(manifest["components"]),
     )
-    results = pl.scan_parquet(sorted((path / "results").glob("*.parquet")))
+    results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
     return obj.Part("final", results, groups=game_type.groups()[group].values(results, game))
 
 

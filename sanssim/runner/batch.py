@@ -19,15 +19,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sanssim import __version__
+from sanssim.runformat import ERRORS_LOG, INDEX, MANIFEST, SCHEMA_VERSION, part_name, part_span
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
 
-# 2: a part's `games` is its [first, last] game-id range (1: [first, end)), and parts
-# give `results_rows` and `turns_rows`.
-SCHEMA_VERSION = 2
-MANIFEST = "manifest.json"
-INDEX = "index.json"
-ERRORS_LOG = "errors.log"
 MAX_CHUNK = 1000
 CHUNKS_PER_WORKER = 4
 TEMP_MARK = ".tmp-"
@@ -104,10 +99,6 @@ def chunks(games: int, size: int, done: Iterable[int] = ()) -> list[tuple[int, i
     """Contiguous game-id ranges not yet done; chunk k always covers games k*size..(k+1)*size-1."""
     skip = set(done)
     return [(s, min(s + size, games)) for s in range(0, games, size) if s not in skip]
-
-
-def part_name(start: int, size: int) -> str:
-    return f"part-{start // size:05d}"
 
 
 def check_writable(path: Path) -> None:
@@ -207,12 +198,6 @@ def init_run(run_dir: Path, job: Job, header: dict[str, Any], chunk_size: int) -
         "failures": [],
     }
     write_json(run_dir / MANIFEST, manifest)
-
-
-def part_span(part: dict[str, Any], schema_version: int) -> tuple[int, int]:
-    """A part's [start, stop) game ids, whichever manifest version wrote it."""
-    first, last = part["games"]
-    return first, last + 1 if schema_version >= 2 else last
 
 
 def games_done(manifest: dict[str, Any]) -> int:

@@ -10,11 +10,10 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import IllegalActionError
+from sanssim.runformat import RESULTS, TURNS
 from sanssim.runner.batch import Part
 from sanssim.runner.config import RunConfig
 from sanssim.runner.play import GameFailure, game_seed, play_game
-
-RESULTS, TURNS = "results", "turns"
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from sanssim.analysis.precision import (
     outcomes,
     should_stop,
 )
+from sanssim.runformat import RESULTS
 from sanssim.runner.config import RunError
 
 SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
@@ -101,7 +102,7 @@ def evaluate(
     """Should the run stop at `look`? Reads only games below the look of each arm."""
     frames = {
         arm: outcomes(
-            pl.scan_parquet(sorted((path / "results").glob("*.parquet"))).filter(
+            pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet"))).filter(
                 pl.col("game_id") < look
             ),
             precision.metrics,

@@ -14,11 +14,9 @@ import polars as pl
 from sanssim import __version__
 from sanssim.analysis.stats import mean_table, rate_table
 from sanssim.games import DEFAULT_GAME, get_game
+from sanssim.runformat import INDEX, MANIFEST, RESULTS, SCHEMA_VERSION
 from sanssim.runner import precision
 from sanssim.runner.batch import (
-    INDEX,
-    MANIFEST,
-    SCHEMA_VERSION,
     Outcome,
     check_out_dir,
     check_writable,
@@ -33,7 +31,7 @@ from sanssim.runner.batch import (
 )
 from sanssim.runner.config import Arm, RunConfig, RunError
 from sanssim.runner.executor import Executor
-from sanssim.runner.job import RESULTS, GameJob
+from sanssim.runner.job import GameJob
 from sanssim.runner.precision import Precision
 from sanssim.strategies import short_spec
 

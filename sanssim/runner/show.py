@@ -15,9 +15,9 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
-from sanssim.runner.batch import INDEX, MANIFEST, read_json
+from sanssim.runformat import INDEX, MANIFEST, RESULTS, TURNS
+from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
-from sanssim.runner.job import RESULTS, TURNS
 from sanssim.runner.play import play_game
 from sanssim.runner.run import config_from
 from sanssim.strategies.base import Strategy

@@ -37,15 +37,14 @@ from sanssim.analysis import objective as obj
 from sanssim.analysis.objective import Objective
 from sanssim.games import GameType, get_game
 from sanssim.games.base import OptionValue
-from sanssim.runner.batch import MANIFEST, check_out_dir, now, read_json, write_json
+from sanssim.runformat import MANIFEST, RESULTS, TUNE, TURNS
+from sanssim.runner.batch import check_out_dir, now, read_json, write_json
 from sanssim.runner.config import Arm, RunError, build_config
 from sanssim.runner.executor import Executor
-from sanssim.runner.job import RESULTS, TURNS
 from sanssim.runner.run import Plan, execute, identity, index_entries, write_index
 from sanssim.seeding import derive_seed
 from sanssim.strategies import resolve
 
-TUNE = "tune.json"
 DEFAULT_CANDIDATES = 16
 DEFAULT_FINALISTS = 3
 DEFAULT_BATCH = 50  # deals per evaluation of --method ntbea

@@ -1,0 +1,27 @@
+"""The run directory's names and versions (see docs/run-format.md), at the bottom of the
+layering: the runner writes them and analysis reads them, so both import them from here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# 2: a part's `games` is its [first, last] game-id range (1: [first, end)), and parts
+# give `results_rows` and `turns_rows`.
+SCHEMA_VERSION = 2
+SCHEMA_VERSIONS = (1, 2)  # the versions analysis reads
+MANIFEST = "manifest.json"
+INDEX = "index.json"
+TUNE = "tune.json"
+ERRORS_LOG = "errors.log"
+RESULTS, TURNS = "results", "turns"  # the tables, one directory of parts each
+
+
+def part_name(start: int, size: int) -> str:
+    """The file stem of the part whose first game is `start`, in chunks of `size`."""
+    return f"part-{start // size:05d}"
+
+
+def part_span(part: dict[str, Any], schema_version: int) -> tuple[int, int]:
+    """A part's [start, stop) game ids, whichever manifest version wrote it."""
+    first, last = part["games"]
+    return first, last + 1 if schema_version >= 2 else last
