@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
     from sanssim.runner.run import Plan
-    from sanssim.runner.tune import Search, Tune
+    from sanssim.runner.tuning import Search, Tune
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -617,7 +617,7 @@ def tune(ctx: click.Context, **options: object) -> None:
     """Search strategy parameters and game options for the best value of an objective,
     by successive halving on shared deals (or an N-tuple bandit walk) and a final
     re-measurement on fresh ones."""
-    from sanssim.runner import tune as tuning
+    from sanssim.runner import tuning
     from sanssim.runner.config import game_options
     from sanssim.runner.run import default_out
 
@@ -680,7 +680,7 @@ def _tune(
     finished games and says how to resume."""
     from tqdm import tqdm
 
-    from sanssim.runner import tune as tuning
+    from sanssim.runner import tuning
     from sanssim.runner.executor import WorkerLost
     from sanssim.runner.ray_executor import executor_for
 
@@ -720,7 +720,7 @@ def _tune(
 
 def _print_tune(search: Search) -> None:
     """The best candidates with their intervals, and the best against the default."""
-    from sanssim.analysis.tune_report import summary_lines
+    from sanssim.analysis.tuning import summary_lines
 
     data = search.to_dict()
     click.echo()

@@ -17,9 +17,10 @@ from test_tune import interrupt_execute
 
 from sanssim.analysis.report import write_report
 from sanssim.cli import main
-from sanssim.runner import ntbea
-from sanssim.runner import tune as tuning
+from sanssim.runformat import TUNE
+from sanssim.runner import tuning
 from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.tuning import ntbea
 
 SKILL = "skill_strategy:Skilled:skill=0..1"
 TINY = ["-s", SKILL, "--against", "random", "--budget", "600", "--finalists", "2"]
@@ -29,7 +30,7 @@ TINY += ["--seed", "3", "--method", "ntbea", "--batch", "5", "--workers", "1"]
 def tune(out: Path, *args: str) -> dict:
     result = CliRunner().invoke(main, ["tune", *args, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    return json.loads((out / tuning.TUNE).read_text())
+    return json.loads((out / TUNE).read_text())
 
 
 # ---------------------------------------------------------------- the model

@@ -13,11 +13,13 @@ from click.testing import CliRunner
 from sanssim.analysis import objective as obj
 from sanssim.analysis.report import write_report
 from sanssim.analysis.stats import t_quantile
-from sanssim.analysis.tune_report import interval
+from sanssim.analysis.tuning.shared import interval
 from sanssim.cli import main
 from sanssim.games import get_game
-from sanssim.runner import tune as tuning
+from sanssim.runformat import TUNE
+from sanssim.runner import tuning
 from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.tuning import halving, search, space
 
 SKILL = "skill_strategy:Skilled:skill=0..1"
 
@@ -42,7 +44,7 @@ def play(out: Path, **changes: object) -> dict:
     tune = tuning.prepare(settings(**changes))
     with LocalExecutor(1) as executor:
         tuning.run(tune, out, executor, ["test"])
-    return json.loads((out / tuning.TUNE).read_text())
+    return json.loads((out / TUNE).read_text())
 
 
 # ---------------------------------------------------------------- spaces
@@ -174,17 +176,17 @@ def test_spread_forms_on_a_scaled_table_and_the_report_shows_all_three(tmp_path)
 
 def test_candidates_grid_for_two_dimensions_and_latin_hypercube_for_more():
     dims = tuning.parse_strategy("heuristic:mission=0..3,path=1..4,skip=0..1", "sanssouci")
-    grid = tuning.make_candidates(dims.dimensions[:2], 9, seed=1)
+    grid = space.make_candidates(dims.dimensions[:2], 9, seed=1)
     assert grid[0].is_default and len(grid) == 10  # 3 x 3 and the default
-    lhs = tuning.make_candidates(dims.dimensions, 8, seed=1)
-    assert lhs == tuning.make_candidates(dims.dimensions, 8, seed=1)
-    assert lhs != tuning.make_candidates(dims.dimensions, 8, seed=2)
+    lhs = space.make_candidates(dims.dimensions, 8, seed=1)
+    assert lhs == space.make_candidates(dims.dimensions, 8, seed=1)
+    assert lhs != space.make_candidates(dims.dimensions, 8, seed=2)
     skips = sorted(dict(c.values)["heuristic:skip"] for c in lhs[1:])
     assert [int(8 * v) for v in skips] == list(range(8))  # one point per stratum
 
 
 def test_halving_schedule_spends_the_budget_and_keeps_the_finalists():
-    rounds, final_deals, finalists = tuning.schedule(17, 40000, 2, 3)
+    rounds, final_deals, finalists = halving.schedule(17, 40000, 2, 3)
     assert [r.candidates for r in rounds] == [17, 9, 5]
     assert finalists == 3
     played = sum(r.candidates * r.deals * 2 for r in rounds) + 4 * final_deals * 2
@@ -244,7 +246,7 @@ def interrupt_execute(monkeypatch: pytest.MonkeyPatch, cut: int) -> None:
     """Ctrl-C at the `cut`-th batch of arms a tune hands to its executor (until
     `monkeypatch.undo()`)."""
     calls = []
-    real = tuning.execute
+    real = search.execute
 
     def interrupted(plan, *args, **kwargs):
         calls.append(plan)
@@ -252,7 +254,7 @@ def interrupt_execute(monkeypatch: pytest.MonkeyPatch, cut: int) -> None:
             raise KeyboardInterrupt
         return real(plan, *args, **kwargs)
 
-    monkeypatch.setattr(tuning, "execute", interrupted)
+    monkeypatch.setattr(search, "execute", interrupted)
 
 
 @pytest.mark.parametrize("cut", [1, 2])  # in the first round, or in the second
@@ -267,7 +269,7 @@ def test_an_interrupted_tune_resumes_to_the_same_search(searched, tmp_path, monk
     )
     assert result.exit_code == 0, result.output
     assert "re-measured on fresh deals" in result.output
-    resumed = json.loads((tmp_path / "cut" / tuning.TUNE).read_text())
+    resumed = json.loads((tmp_path / "cut" / TUNE).read_text())
     for key in ("candidates", "rounds", "final", "spent"):
         assert resumed[key] == searched[1][key]
     again = CliRunner().invoke(

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import generic, robustness, tune_report
+from sanssim.analysis import generic, robustness, tuning
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import (
     Block,
@@ -71,7 +71,7 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
         *generic.SECTIONS,
         *data.game_type.report_sections(),
         robustness.build,
-        *tune_report.SECTIONS,
+        *tuning.SECTIONS,
     ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]

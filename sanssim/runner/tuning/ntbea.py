@@ -19,11 +19,11 @@ pools what every step says about each single value:
   of sqrt(log(1 + N) / (n + EPSILON)); the walk moves to the best.
 - When the search's share of the budget is spent, the `--finalists` best visited points by
   the model's mean (visited at least `MIN_VISITS` times first) and the default play fresh
-  deals: the final step of `sanssim.runner.tune`, so tune.json, the paired comparison with
-  the default and the reports are those of halving.
+  deals: the final step of `sanssim.runner.tuning.search`, so tune.json, the paired
+  comparison with the default and the reports are those of halving.
 
 One evaluation is one arm per seat rotation (`c012-e37-s0`: point c012, evaluation 37,
-tuned seat 0), played through `tune._play`, so a resumed tune replays the same walk without
+tuned seat 0), played through `search.play`, so a resumed tune replays the same walk without
 playing complete arms again, on any executor.
 """
 
@@ -44,23 +44,21 @@ from sanssim.analysis import objective as obj
 from sanssim.analysis.precision import achieved
 from sanssim.games.base import OptionValue
 from sanssim.runner.executor import Executor
-from sanssim.runner.tune import (
+from sanssim.runner.tuning.search import (
     FINAL_SHARE,
     MIN_DEALS,
-    Candidate,
-    Dimension,
     Progress,
     Search,
     Settings,
     Tune,
-    TuneError,
-    _play,
-    _stack,
     deal_tag,
+    play,
     remeasure,
     round_seed,
+    stack,
     started_by,
 )
+from sanssim.runner.tuning.space import Candidate, Dimension, TuneError
 from sanssim.seeding import derive_seed
 
 GRID_POINTS = 5  # values of a range
@@ -396,12 +394,12 @@ def run(
         candidate = search.candidate(point)
         tag = f"e{e}"
         now = e % WRITE_EVERY == 0
-        _play(search, played, [candidate], tag, plan.deals, executor, progress, chunk, now)
+        play(search, played, [candidate], tag, plan.deals, executor, progress, chunk, now)
         deals = search.deals[candidate.id]
         value = value_of(tune.objective, deals[-1])
         walk.tell(sign * value)
         search.estimates[candidate.id] = obj.estimate(
-            tune.objective, _stack(deals), derive_seed(seed, "ci", candidate.id)
+            tune.objective, stack(deals), derive_seed(seed, "ci", candidate.id)
         )
         leader = search.leader()
         search.evaluations.append(

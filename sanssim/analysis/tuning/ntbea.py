@@ -1,6 +1,6 @@
 """An NTBEA tune (`sanssim tune --method ntbea`) in words, tables and figures: the printed
-summary and the report's "Tuning search" section. Halving's are in `tune_report`, whose
-formatting, final re-measurement and verdict this shares.
+summary and the report's "Tuning search" section. Halving's are in `halving`; the
+formatting, final re-measurement and verdict both share are in `shared`.
 
 An NTBEA tune.json has no rounds: it lists every evaluation (the point, its value, the
 model's mean there and the leader after it), each visited point's model mean and pooled
@@ -14,9 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from sanssim.analysis import figures
-from sanssim.analysis import tune_report as tr
 from sanssim.analysis.document import Block, Figure, Para, Table
 from sanssim.analysis.section import Context
+from sanssim.analysis.tuning.shared import (
+    SHOWN,
+    final_lines,
+    interval,
+    order,
+    other_metrics,
+    scaled,
+    unit_scale,
+    values_text,
+    verdict_line,
+)
 
 TABLED = 12  # points in the report's table and figure, besides the default and finalists
 
@@ -26,11 +36,11 @@ def ranked(data: dict[str, Any]) -> list[dict[str, Any]]:
     evaluated fewer than `min_visits` times after the others."""
     fewest = data["schedule"]["min_visits"]
     visited = [c for c in data["candidates"] if "model" in c]
-    return sorted(visited, key=lambda c: (c["evaluations"] < fewest, tr.order(data, c["model"])))
+    return sorted(visited, key=lambda c: (c["evaluations"] < fewest, order(data, c["model"])))
 
 
 def _model(data: dict[str, Any], value: float) -> str:
-    scale, unit = tr.unit_scale(data)
+    scale, unit = unit_scale(data)
     return f"{scale * value:.{1 if unit else 3}f}{unit}"
 
 
@@ -51,12 +61,12 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         f"games: {data['spent']:,} of a budget of {data['budget']:,}; {_walk(data)}",
         "\nbest points by the model (its mean; the point's own evaluations pooled, 95% CI):",
     ]
-    for c in ranked(data)[: tr.SHOWN]:
+    for c in ranked(data)[:SHOWN]:
         lines.append(
             f"  {c['label']}  model {_model(data, c['model'])}, {c['evaluations']} evaluations: "
-            f"{tr.interval(data, c['search'])}  {tr.values_text(c)}"
+            f"{interval(data, c['search'])}  {values_text(c)}"
         )
-    return lines + tr.final_lines(data)
+    return lines + final_lines(data)
 
 
 def search_blocks(
@@ -64,7 +74,7 @@ def search_blocks(
 ) -> list[Block]:
     """The walk: what it measured, the best points, the objective by budget spent, what the
     model learned per value, and the best against the default."""
-    scale, unit = tr.unit_scale(data)
+    scale, unit = unit_scale(data)
     schedule = data["schedule"]
     space = "; ".join(
         f"{d['name']} in {', '.join(map(str, schedule['grid'][d['name']]))}" for d in data["space"]
@@ -86,12 +96,12 @@ def search_blocks(
     rows = [
         [
             c["label"],
-            tr.values_text(c),
+            values_text(c),
             str(c.get("evaluations", 0)),
             f"{c['games']:,}",
             _model(data, c["model"]) if "model" in c else "–",
-            tr.interval(data, c["search"]) if "search" in c else "–",
-            tr.interval(data, c["final"]) if "final" in c else "–",
+            interval(data, c["search"]) if "search" in c else "–",
+            interval(data, c["final"]) if "final" in c else "–",
         ]
         for c in shown
     ]
@@ -109,7 +119,7 @@ def search_blocks(
         "Objective of the best points",
         [c["label"] for c in shown],
         [
-            figures.Series(title, *tr.scaled([c.get(key) for c in shown], scale), colour=colour)
+            figures.Series(title, *scaled([c.get(key) for c in shown], scale), colour=colour)
             for title, key, colour in (
                 ("its evaluations, pooled", "search", "#1f77b4"),
                 ("fresh deals", "final", "#d62728"),
@@ -134,7 +144,7 @@ def search_blocks(
         f"{data['objective']['text']} ({unit or 'value'})",
         points=("each evaluation",),
     )
-    verdict = tr.verdict_line(data)
+    verdict = verdict_line(data)
     findings.append(f"Tuning: {verdict}.")
     blocks += [
         Figure(
@@ -156,7 +166,7 @@ def search_blocks(
         Table(["dimension", "value", "mean of its evaluations (95% CI)"], _singles(data)),
         Para(f"Best against default: {verdict}."),
     ]
-    return blocks + tr.other_metrics(folder, data)
+    return blocks + other_metrics(folder, data)
 
 
 def _shown(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -173,7 +183,7 @@ def _singles(data: dict[str, Any]) -> list[list[str]]:
         for v in dim["values"]:
             label = f"{v['value']}{' (default)' if v['value'] == dim['default'] else ''}"
             if v["n"] > 1:
-                cell = tr.interval(data, v)
+                cell = interval(data, v)
             elif v["n"] == 1:
                 cell = f"{_model(data, v['estimate'])}, n = 1"
             else:

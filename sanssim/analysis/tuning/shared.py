@@ -1,7 +1,8 @@
-"""A tune's search in words, tables and figures: the printed summary of `sanssim tune` and
-the report section that appears when `tune.json` lies beside the reported runs.
+"""What the report of every tune method shares: the objective's unit and intervals, the
+candidates' values, the finalists on fresh deals and the verdict, and the other metrics of
+the best against the default.
 
-Nothing here knows a game: it reads tune.json (see `sanssim.runner.tune`)."""
+Nothing here knows a game: it reads tune.json (see `sanssim.runner.tuning`)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.analysis import figures, fmt, paired
+from sanssim.analysis import fmt, paired
 from sanssim.analysis import objective as obj
-from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.document import Block, Para, Table
 from sanssim.analysis.generic import margin
-from sanssim.analysis.section import Context, Section
 from sanssim.games import get_game
-from sanssim.runformat import MANIFEST, RESULTS, TUNE
+from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.seeding import derive_seed
 
 SHOWN = 8  # candidates listed in the printed summary
@@ -70,30 +70,6 @@ def is_ntbea(data: dict[str, Any]) -> bool:
     return data["settings"].get("method") == "ntbea"
 
 
-def summary_lines(data: dict[str, Any]) -> list[str]:
-    """The printed summary: the search, the finalists on fresh deals, the verdict."""
-    if is_ntbea(data):
-        from sanssim.analysis import ntbea_report  # it builds on this module
-
-        return ntbea_report.summary_lines(data)
-    lines = [
-        f"objective: {data['objective']['describe']}",
-        f"games: {data['spent']:,} of a budget of {data['budget']:,}; "
-        f"{len(data['candidates'])} candidates, {_rounds(data)} of halving",
-    ]
-    for r in data["rounds"]:
-        lines.append(
-            f"  round {r['round']}: {len(r['measured'])} candidates x {r['deals']:,} deals, "
-            f"kept {', '.join(data['candidates'][c]['label'] for c in r['kept'])}"
-        )
-    ranked = [c for c in data["candidates"] if "halving" in c]
-    ranked.sort(key=lambda c: (-c["rounds"], order(data, c["halving"]["estimate"])))
-    lines.append("\nbest candidates (all deals of the rounds they played, 95% CI):")
-    for c in ranked[:SHOWN]:
-        lines.append(f"  {c['label']}  {interval(data, c['halving'])}  {values_text(c)}")
-    return lines + final_lines(data)
-
-
 def final_lines(data: dict[str, Any]) -> list[str]:
     """The finalists and the default on fresh deals, and the verdict (once measured)."""
     if "final" not in data:
@@ -108,134 +84,8 @@ def final_lines(data: dict[str, Any]) -> list[str]:
     return [*lines, "\n" + verdict_line(data)]
 
 
-def _rounds(data: dict[str, Any]) -> str:
-    count = len(data["rounds"])
-    return f"{count} round{'s' if count != 1 else ''}"
-
-
 def order(data: dict[str, Any], estimate: float) -> float:
     return -estimate if data["objective"]["goal"] == "maximise" else estimate
-
-
-def _find(ctx: Context) -> list[tuple[Path, dict[str, Any]]]:
-    """tune.json files beside the reported runs."""
-    found = []
-    for folder in sorted({run.path.parent.resolve() for run in ctx.data.runs}):
-        path = folder / TUNE
-        if path.is_file():
-            try:
-                found.append((folder, json.loads(path.read_text(encoding="utf-8"))))
-            except (OSError, ValueError):
-                continue
-    return found
-
-
-def build(ctx: Context) -> Section:
-    """The search: objective by candidate and by budget spent, and best against default."""
-    blocks: list[Block] = []
-    findings: list[str] = []
-    for i, (folder, data) in enumerate(_find(ctx)):
-        if data.get("status") != "complete":
-            blocks.append(Para(f"{folder.name}: the tune is not complete; resume it first."))
-            continue
-        blocks += _search(ctx, folder, data, f"tune{i}" if i else "tune", findings)
-    if blocks:
-        blocks.insert(0, Heading(2, "Tuning search"))
-    return Section(blocks, [], findings)
-
-
-def _search(
-    ctx: Context, folder: Path, data: dict[str, Any], name: str, findings: list[str]
-) -> list[Block]:
-    if is_ntbea(data):
-        from sanssim.analysis import ntbea_report
-
-        return ntbea_report.search_blocks(ctx, folder, data, name, findings)
-    scale, unit = unit_scale(data)
-    space = "; ".join(
-        f"{d['name']} in {('..' if d['range'] else '|').join(map(str, d['domain']))}"
-        for d in data["space"]
-    )
-    blocks: list[Block] = [
-        Para(
-            f"`sanssim tune` searched {space} for the best value of: "
-            f"{data['objective']['describe']}. {len(data['candidates'])} candidates (the "
-            f"default first), {_rounds(data)} of successive halving on shared "
-            f"deals, then the {len(data['final']['measured']) - 1} best and the default on "
-            f"fresh deals; {data['spent']:,} games of a budget of {data['budget']:,}. Each "
-            "interval is 95%, n = games."
-        )
-    ]
-    rows = []
-    for c in data["candidates"]:
-        rows.append(
-            [
-                c["label"],
-                values_text(c),
-                str(c["rounds"]),
-                f"{c['games']:,}",
-                interval(data, c["halving"]) if "halving" in c else "–",
-                interval(data, c["final"]) if "final" in c else "–",
-            ]
-        )
-    blocks.append(
-        Table(["candidate", "values", "rounds", "games", "halving estimate", "fresh deals"], rows)
-    )
-    labels = [c["label"] for c in data["candidates"] if "halving" in c]
-    halving = {c["label"]: c["halving"] for c in data["candidates"] if "halving" in c}
-    fresh = {c["label"]: c["final"] for c in data["candidates"] if "final" in c}
-    series = [
-        figures.Series(title, *scaled([source.get(lb) for lb in labels], scale), colour=colour)
-        for title, source, colour in (
-            ("shared deals of the halving rounds", halving, "#1f77b4"),
-            ("fresh deals", fresh, "#d62728"),
-        )
-    ]
-    by_candidate = ctx.figure(f"{name}_by_candidate")
-    default = data["candidates"][0]
-    reference = scale * default["final"]["estimate"] if "final" in default else None
-    figures.intervals(
-        by_candidate,
-        "Objective by candidate",
-        labels,
-        series,
-        f"{data['objective']['text']} ({unit or 'value'}, 95% CI)",
-        reference=reference,
-    )
-    spent = [r["spent_after"] for r in data["rounds"]]
-    best = [
-        r["estimates"][str(r["ranking"][0])] if r["ranking"] else r["estimates"]["0"]
-        for r in data["rounds"]
-    ]
-    defaults = [r["estimates"]["0"] for r in data["rounds"]]
-    by_budget = ctx.figure(f"{name}_by_budget")
-    figures.lines(
-        by_budget,
-        "Objective by budget spent",
-        spent,
-        [
-            figures.Series(label, *scaled(ests, scale))
-            for label, ests in (("leader after the round", best), ("default", defaults))
-        ],
-        "games played so far",
-        f"{data['objective']['text']} ({unit or 'value'})",
-    )
-    verdict = verdict_line(data)
-    findings.append(f"Tuning: {verdict}.")
-    blocks += [
-        Figure(
-            by_candidate.name,
-            "Each candidate's objective on the shared deals of the rounds it played, and on "
-            "fresh deals for the finalists; the dashed line is the default on fresh deals.",
-        ),
-        Figure(
-            by_budget.name,
-            "The round leader's and the default's objective after each round of halving, by "
-            "games played.",
-        ),
-        Para(f"Best against default: {verdict}."),
-    ]
-    return blocks + other_metrics(folder, data)
 
 
 def scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[float | None]]:
@@ -333,6 +183,3 @@ def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:
     )
     results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
     return obj.Part("final", results, groups=game_type.groups()[group].values(results, game))
-
-
-SECTIONS = (build,)
