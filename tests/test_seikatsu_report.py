@@ -15,17 +15,24 @@ from sanssim.analysis.dataset import load_dataset
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
 from sanssim.cli import main
-from sanssim.games.seikatsu import report
 from sanssim.games.seikatsu.plugin import GAME
+from sanssim.games.seikatsu.report import (
+    birds_and_flowers,
+    flower_rows,
+    koi,
+    player_count,
+    sides_and_ties,
+    tournament_mode,
+)
 
 GAMES = 60
 TITLES = (
-    report.SIDES_TITLE,
-    report.POINTS_TITLE,
-    report.KOI_TITLE,
-    report.ROWS_TITLE,
-    report.MODE_TITLE,
-    report.COUNT_TITLE,
+    sides_and_ties.SIDES_TITLE,
+    birds_and_flowers.POINTS_TITLE,
+    koi.KOI_TITLE,
+    flower_rows.ROWS_TITLE,
+    tournament_mode.MODE_TITLE,
+    player_count.COUNT_TITLE,
 )
 EXPERIMENT = """
 game = "seikatsu"
@@ -144,7 +151,7 @@ def test_set_sizes_by_row_length_are_read_from_the_row_points(
         .explode("row_points", "k")
     )
     six = rows.filter(pl.col("k").abs() <= 1)  # the rows of 6 (4, 5, 6, 6, 6, 5, 4)
-    cells = _cells(_part(md, f"## {report.ROWS_TITLE}"), arm, "6")
+    cells = _cells(_part(md, f"## {flower_rows.ROWS_TITLE}"), arm, "6")
     shares = {size: (six["row_points"] == points).mean() for size, points in ((2, 3), (3, 6))}
     _agrees(cells[6], 100 * shares[2])
     _agrees(cells[7], 100 * shares[3])
@@ -153,17 +160,17 @@ def test_set_sizes_by_row_length_are_read_from_the_row_points(
 
 
 def test_koi_bird_points_and_tournament_differences_match_the_logs(runs: Path, md: str) -> None:
-    koi_part = _part(md, f"## {report.KOI_TITLE}")
+    koi_part = _part(md, f"## {koi.KOI_TITLE}")
     for arm in ("standard-p2", "tournament-p3"):
         turns = pl.read_parquet(runs / arm / "turns")
-        koi = turns.filter(pl.col("tile") == "koi")
-        assert koi.group_by("game_id").len()["len"].to_list() == [4] * GAMES
+        koi_turns = turns.filter(pl.col("tile") == "koi")
+        assert koi_turns.group_by("game_id").len()["len"].to_list() == [4] * GAMES
         garden = turns.filter(pl.col("tile") != "koi")
         cells = _cells(koi_part, arm, str(GAMES))
-        _agrees(cells[2], koi["bird_points"].mean())
+        _agrees(cells[2], koi_turns["bird_points"].mean())
         # every game plays as many garden tiles, so the mean of game means is the mean
         _agrees(cells[3], garden["bird_points"].mean())
-    mode = _part(md, f"## {report.MODE_TITLE}")
+    mode = _part(md, f"## {tournament_mode.MODE_TITLE}")
     for n in (2, 4):
         per_game = {
             arm: _results(runs, f"{arm}-p{n}").group_by("game_id").agg(pl.col("bird_points").mean())
@@ -180,7 +187,7 @@ def test_koi_flower_worth_agrees_with_the_engine_scoring_without_koi(
 ) -> None:
     arm = runs / "standard-p3"
     ctx = Context(load_dataset([arm]), tmp_path)
-    per_game = report.koi_per_game(report.KoiFrames.of(ctx, ctx.data.turns)).sort("game_id")
+    per_game = koi.koi_per_game(koi.KoiFrames.of(ctx, ctx.data.turns)).sort("game_id")
     results = pl.read_parquet(arm / "results")
     turns = pl.read_parquet(arm / "turns")
     game = GAME.new_game(3, {"tournament": False}, GAME.load_components())
@@ -209,8 +216,8 @@ def test_runs_without_turn_logs_skip_the_turn_based_parts(tmp_path: Path) -> Non
     arms = "standard-p2; standard-p3; standard-p4; tournament-p2; tournament-p3; tournament-p4"
     assert [(s.section, s.reason) for s in summary.skipped] == [
         ("Game quality", f"no turn log (--no-turn-log) for: {arms}"),
-        (f"{report.KOI_TITLE}: values and timing", "no run has a turn log"),
-        (f"{report.MODE_TITLE}: koi measures", "no run has a turn log"),
+        (f"{koi.KOI_TITLE}: values and timing", "no run has a turn log"),
+        (f"{tournament_mode.MODE_TITLE}: koi measures", "no run has a turn log"),
     ]
     md = (out / "report.md").read_text()
     for title in TITLES:
@@ -218,4 +225,4 @@ def test_runs_without_turn_logs_skip_the_turn_based_parts(tmp_path: Path) -> Non
     assert "### Koi drawn (standard game)" in md and "### When the koi are played" not in md
     assert "bird points of a koi play" not in md
     assert not (out / "koi_value.png").exists()
-    assert f"- {report.KOI_TITLE}: values and timing: no run has a turn log" in md
+    assert f"- {koi.KOI_TITLE}: values and timing: no run has a turn log" in md
