@@ -23,9 +23,6 @@ from sanssim.strategies import short_spec
 
 # Results columns every game writes (the run format's common columns).
 COMMON_COLUMNS = ["game_id", "n_players", "seat", "strategy", "total", "rank", "winner"]
-# Not in every run, used when present: Sanssouci's duplicate-reshuffle redraws of a game,
-# those at setup included (the turn log has only those after refills).
-OPTIONAL_COLUMNS = {"reshuffles": pl.Int64}
 
 
 @dataclass(frozen=True)
@@ -165,7 +162,7 @@ def load_dataset(paths: list[Path]) -> Dataset:
     game_type = _game_of(runs)
     options = [o.name for o in game_type.options]
     design = ["n_players", *options, "lineup", "components"]
-    # Options the results rows carry (Sanssouci's variants) come from there; the others
+    # Options the results rows carry (`options_in_results`) come from there; the others
     # from each run's manifest.
     from_results = set(game_type.options_in_results)
     wanted = [
@@ -177,15 +174,11 @@ def load_dataset(paths: list[Path]) -> Dataset:
     frames = []
     for i, run in enumerate(runs):
         present = run.results.collect_schema().names()
-        extra = {name: dtype for name, dtype in OPTIONAL_COLUMNS.items() if name not in wanted}
         frames.append(
             run.results.select(
                 *(
                     pl.col(name) if name in present else pl.lit(None, dtype).alias(name)
-                    for name, dtype in (
-                        *((c, game_type.result_schema[c]) for c in wanted),
-                        *extra.items(),
-                    )
+                    for name, dtype in ((c, game_type.result_schema[c]) for c in wanted)
                 ),
             ).with_columns(
                 run=pl.lit(i, pl.Int32),

@@ -30,7 +30,7 @@ PANELS = {
 
 def teams(data: Dataset, arm: str) -> Mapping[int, Sequence[int]] | None:
     """Seat -> side by player count, from the component data the arm's runs recorded
-    (`teams`, as in Seikatsu's); None when the game has no teams."""
+    (`teams`); None when the game has no teams."""
     runs = data.arms.filter(pl.col("arm") == arm)["runs"].item()
     components = data.runs[runs[0]].manifest.get("components")
     found = components.get("teams") if isinstance(components, dict) else None

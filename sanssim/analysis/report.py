@@ -25,12 +25,14 @@ from sanssim.analysis.document import (
 )
 from sanssim.analysis.errors import ReportError
 from sanssim.analysis.section import Context, Skipped, key_findings
+from sanssim.games import GameType
 
 # What a report folder holds besides its figures; report.json records the runs reported on.
 REPORT_JSON = "report.json"
 REPORT_FILES = ("report.md", "report.html", REPORT_JSON)
-# Figures shown with the key findings at the top, when a section made them.
-HEADLINE_FIGURES = ("seat_advantage", "missions_rank", "variant_effects", "score_distribution")
+# Figures shown with the key findings at the top, when a section made them: the game's own
+# (`GameType.headline_figures`) come between these two.
+HEADLINE_FIGURES = ("seat_advantage", "score_distribution")
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     shown = {b.file for section in sections for b in section.blocks if isinstance(b, Figure)}
     headline = [
         next(b for sec in sections for b in sec.blocks if isinstance(b, Figure) and b.file == f)
-        for f in (f"{name}.png" for name in HEADLINE_FIGURES)
+        for f in (f"{name}.png" for name in _headline_figures(data.game_type))
         if f in shown
     ][:3]
     blocks += headline
@@ -107,6 +109,11 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     md.write_text(to_markdown([Heading(1, title), *blocks]))
     html.write_text(to_html([Heading(1, title), *blocks], out, title))
     return ReportSummary([md, html, *ctx.figures], skipped, games, arms)
+
+
+def _headline_figures(game_type: GameType) -> tuple[str, ...]:
+    first, *rest = HEADLINE_FIGURES
+    return (first, *game_type.headline_figures, *rest)
 
 
 def _prepare(out: Path, runs: list[Path], force: bool) -> None:

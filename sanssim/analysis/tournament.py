@@ -2,7 +2,7 @@
 
 Every pair of seats held by different strategies in a game is one meeting: the
 better rank scores 1, a shared rank 0.5 each. Teammates (a game's `team`
-column, Seikatsu with 4 players) always share their rank, so their meetings
+column, in a game played in teams) always share their rank, so their meetings
 say nothing about strength and are left out. At 3-4 players a game holds
 several meetings, and every seating of a tournament plays the same deals, so
 meetings are not independent: the interval is the cluster-robust one of

@@ -105,6 +105,9 @@ class GameType(ABC):
     # Options whose resolved value every results row carries (read from there by reports;
     # the others are read from each run's manifest).
     options_in_results: ClassVar[tuple[str, ...]] = ()
+    # Figures of the game's own report sections to show with the key findings (after the
+    # seat advantage), when a section made them.
+    headline_figures: ClassVar[tuple[str, ...]] = ()
     # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
     rollout_strategy: ClassVar[str] = "heuristic"
     # The game's log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`, `turn_frame`,

@@ -81,7 +81,7 @@ class RunConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any], components: Any) -> RunConfig:
         """Rebuild from a manifest's `config` (and its component data); a manifest written
-        before sanssim knew several games is a Sanssouci run."""
+        before sanssim knew several games is a run of the default game."""
         try:
             game_type = get_game(data.get("game", DEFAULT_GAME))
             return build_config(
@@ -101,7 +101,7 @@ class RunConfig:
         """A short id that changes whenever anything that shapes the output changes.
 
         The game's name is left out: its component data already tell games apart, and
-        Sanssouci runs keep the ids they had before sanssim knew other games.
+        runs of the default game keep the ids they had before sanssim knew other games.
         """
         config = {k: v for k, v in self.to_dict().items() if k != "game"}
         text = json.dumps(

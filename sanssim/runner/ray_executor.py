@@ -13,7 +13,7 @@ import socket
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from sanssim.games.sanssouci import SanssimError
+from sanssim.errors import SanssimError
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import (
     QUEUE_PER_WORKER,

@@ -221,7 +221,7 @@ def _readable(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def config_from(run_dir: Path) -> RunConfig:
-    """A run's configuration from its manifest (a manifest without `game` is Sanssouci's)."""
+    """A run's configuration from its manifest (a manifest without `game` is the default game's)."""
     manifest = read_json(run_dir / MANIFEST)
     try:
         game_type = get_game(manifest.get("game", DEFAULT_GAME))

@@ -87,7 +87,7 @@ class StrategySpec:
     name: str
     cls: type[Strategy]
     params: tuple[tuple[str, Any], ...]
-    game: str = "sanssouci"
+    game: str
 
     @property
     def text(self) -> str:

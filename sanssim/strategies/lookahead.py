@@ -3,8 +3,8 @@
 It plays every game through the protocol alone: the game's rollout strategy
 (its `heuristic`) ranks the options and plays the rollouts. At each decision
 the `width` options it rates best are tried on the same sampled worlds: the
-view is determinised (in Sanssouci: supply order, deck orders, opponents'
-hands and missions sampled from what the seat knows), each option
+view is determinised (what the seat cannot see, such as deck orders and
+opponents' hands, sampled from what it knows), each option
 is applied to a copy of that world, and every seat plays on by `heuristic` to
 the end. An option's value is its mean final margin (own total minus the best
 total of another side: a teammate is not an opponent). Using the same worlds

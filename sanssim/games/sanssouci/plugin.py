@@ -147,6 +147,7 @@ class Sanssouci(GameType):
     )
     sources = log.SOURCES
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
+    headline_figures = ("missions_rank",)
     log = log
     view_class = PlayerView
 
