@@ -20,7 +20,7 @@ from sanssim.games.splendor.components import (
 )
 
 PACKAGE = Path(comp_module.__file__).parent
-SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "splendor"
+SOURCE = Path(__file__).resolve().parents[4] / "shared" / "data" / "splendor"
 # sha256 of the verified data files (shared/data/splendor beside the repository)
 DIGESTS = {
     "cards.csv": "d09004e422652d98acfe801d47bdcf9a972fdc4176b0ee73e6e1450f654dccb2",
