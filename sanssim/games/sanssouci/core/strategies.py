@@ -1,0 +1,390 @@
+"""`random`, `greedy` and `heuristic` in compiled code, choosing what their Python versions
+choose: the same float operations in the same order, the same ties (the first best option
+in the order of the legal choices), the same draws.
+
+A seat's strategy is a kind (`RANDOM`, `GREEDY`, `HEURISTIC`) and a float64 weight row
+`w` (`weights`: heuristic's parameters in their declared order, then its credit table as
+the Python strategy computes it). Everything is read from the state as the seat's
+`PlayerView` would show it: its own hand and missions, public facts otherwise.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng as mt
+from sanssim.compiled.bits import bit_count, bit_length, low_bit
+from sanssim.games.sanssouci.core.layout import (
+    CURRENT,
+    DISPLAY,
+    EXP_SIDE,
+    G_CARD_KIND,
+    G_CARD_SYMBOL,
+    G_COLUMN_BONUS,
+    G_MISSION_POINTS,
+    G_N,
+    G_ROW_POINTS,
+    G_SIDE_MARKS,
+    G_SYMBOL_COLUMN,
+    G_TARGET,
+    GARDEN,
+    GARDENERS,
+    HAND_LEN,
+    HANDS,
+    LEGAL,
+    LEGAL_LEN,
+    MISSIONS,
+    N_SYMBOLS,
+    NOBLE_ROWS,
+    NOBLE_ZONE,
+    OCCUPIED,
+    PHASE,
+    REACH,
+    TURN,
+)
+from sanssim.games.sanssouci.core.rules import (
+    COL_MASK,
+    NEIGHBOURS,
+    ROW_MASK,
+    expansion_mark,
+    flood,
+)
+from sanssim.games.sanssouci.engine import (
+    BELOW as _BELOW,
+)
+from sanssim.games.sanssouci.engine import (
+    CARD_JOKER,
+    CARD_PAIR,
+    DISCARD,
+    FULL,
+    HAND_SIZE,
+    N_COLS,
+    N_SLOTS,
+    N_SQUARES,
+    PASS,
+    PLACE,
+    ROUNDS,
+    SIDE,
+    TAKE,
+)
+from sanssim.games.sanssouci.strategies.greedy import TIE
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+
+RANDOM, GREEDY, HEURISTIC = range(3)
+BELOW = np.array(_BELOW, dtype=np.int64)
+WEIGHT_NAMES = tuple(p.name for p in HeuristicStrategy.params)
+(
+    W_OPTION, W_MISSION, W_PATH, W_LATENT, W_BLOCK, W_ROW, W_COLUMN, W_DECAY, W_SKIP,
+    W_MISSION_MOVE, W_JOKER, W_PAIR, W_SYMBOL,
+) = range(len(WEIGHT_NAMES))  # fmt: skip
+W_CREDIT = len(WEIGHT_NAMES)
+CREDITS = 10
+N_WEIGHTS = W_CREDIT + CREDITS
+
+
+def weights(params: dict[str, float]) -> np.ndarray:
+    """A seat's weight row from heuristic's parameters (any missing: zero, unused)."""
+    row = np.zeros(N_WEIGHTS, dtype=np.float64)
+    if params:
+        player = HeuristicStrategy(None, **params)  # type: ignore[arg-type]
+        for i, name in enumerate(WEIGHT_NAMES):
+            row[i] = getattr(player, name)
+        row[W_CREDIT:] = player.credit
+    return row
+
+
+@nb.njit(cache=True)
+def row_sum(mask: np.int64) -> np.int64:
+    """Row values of the squares in `mask` (tactics.row_sum)."""
+    total = 0
+    while mask:
+        total += low_bit(mask) // N_COLS + 1
+        mask &= mask - 1
+    return total
+
+
+@nb.njit(cache=True)
+def paid_sum(mask: np.int64, gp: np.ndarray) -> np.int64:
+    """What missions would pay on the squares of `mask` (tactics.row_sum with points)."""
+    total = 0
+    while mask:
+        total += gp[G_MISSION_POINTS + low_bit(mask) // N_COLS + 1]
+        mask &= mask - 1
+    return total
+
+
+@nb.njit(cache=True)
+def deepest_row(mask: np.int64) -> np.int64:
+    return (bit_length(mask) - 1) // N_COLS + 1 if mask else 0
+
+
+@nb.njit(cache=True)
+def target_of(st: np.ndarray, gp: np.ndarray, p: np.int64, slot: np.int64) -> np.int64:
+    symbol = st[DISPLAY + slot]
+    return gp[gp[G_TARGET] + st[GARDEN + p] * N_SLOTS * N_SYMBOLS + slot * N_SYMBOLS + symbol]
+
+
+@nb.njit(cache=True)
+def gardener_spots(occupied: np.int64, target: np.int64) -> np.int64:
+    """Where a gardener may go when `target` is occupied (tactics.Garden.landing)."""
+    free = ~occupied & FULL
+    spots = free & (ROW_MASK[target // N_COLS + 1] | COL_MASK[target % N_COLS])
+    return spots if spots else free
+
+
+@nb.njit(cache=True)
+def mission_columns(st: np.ndarray, gp: np.ndarray, p: np.int64) -> np.int64:
+    """The columns of the seat's two missions, as a mask of squares."""
+    columns = gp[G_SYMBOL_COLUMN] + st[GARDEN + p] * N_SYMBOLS
+    a = gp[columns + st[MISSIONS + 2 * p]]
+    b = gp[columns + st[MISSIONS + 2 * p + 1]]
+    return COL_MASK[a] | COL_MASK[b]
+
+
+@nb.njit(cache=True)
+def choose(
+    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray
+) -> np.int64:
+    """The current seat's choice by its strategy."""
+    n_legal = st[LEGAL_LEN]
+    if kind == RANDOM:
+        return st[LEGAL + np.int64(mt.random(g) * n_legal)]
+    best = st[LEGAL]
+    best_score = -np.inf
+    for i in range(n_legal):
+        action = st[LEGAL + i]
+        if kind == GREEDY:
+            score = greedy_score(st, gp, action)
+        else:
+            score = heuristic_score(st, gp, w, action)
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+# ---------------------------------------------------------------------- greedy
+
+
+@nb.njit(cache=True)
+def _greedy_place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> float:
+    p = st[CURRENT]
+    reach = st[REACH + p]
+    gardeners = st[GARDENERS + p]
+    zone = st[NOBLE_ZONE + p]
+    bit = np.int64(1) << sq
+    new = np.int64(0)
+    if NEIGHBOURS[sq] & reach:
+        new = flood(reach | bit, st[OCCUPIED + p] | bit) & ~reach
+    options = (reach & ~gardeners & zone) | (new & zone & ~gardeners)
+    if gardener:
+        options &= ~bit
+    points = expansion_mark(st, gp, p, sq, gardener) + deepest_row(options)
+    return points + TIE * row_sum(new)
+
+
+@nb.njit(cache=True)
+def greedy_score(st: np.ndarray, gp: np.ndarray, action: np.int64) -> float:
+    """GreedyStrategy's score of one legal choice."""
+    phase = st[PHASE]
+    p = st[CURRENT]
+    if phase == SIDE:
+        return TIE * gp[gp[G_SIDE_MARKS] + action]
+    if phase == TAKE:
+        if action >= DISCARD:
+            return float(deepest_row(st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]))
+        slot = action % 10
+        target = target_of(st, gp, p, slot)
+        occupied = st[OCCUPIED + p]
+        if not (occupied >> target) & 1:
+            return _greedy_place(st, gp, target, False)
+        best = -np.inf
+        spots = gardener_spots(occupied, target)
+        while spots:
+            best = max(best, _greedy_place(st, gp, low_bit(spots), True))
+            spots &= spots - 1
+        return best
+    if phase == PLACE:
+        return _greedy_place(st, gp, action, True)
+    if action == PASS:
+        return 0.0
+    in_mission = (mission_columns(st, gp, p) >> action) & 1
+    return action // N_COLS + 1 + TIE * in_mission
+
+
+# ---------------------------------------------------------------------- heuristic
+
+
+@nb.njit(cache=True)
+def _options(st: np.ndarray, p: np.int64) -> np.int64:
+    return st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
+
+
+@nb.njit(cache=True)
+def _move_value(
+    st: np.ndarray, gp: np.ndarray, w: np.ndarray, sq: np.int64, missions: np.int64
+) -> float:
+    """_Turn.move_value."""
+    if sq == PASS:
+        return 0.0
+    p = st[CURRENT]
+    row = sq // N_COLS + 1
+    col = sq % N_COLS
+    value = float(row)
+    if (missions >> sq) & 1:
+        paid = gp[G_MISSION_POINTS + row] - gp[G_MISSION_POINTS + st[NOBLE_ROWS + 9 * p + col]]
+        value += w[W_MISSION_MOVE] * paid
+    skipped = _options(st, p) & COL_MASK[col] & ~BELOW[row - 1]
+    if skipped:
+        value -= w[W_SKIP] * row_sum(skipped)
+    return value
+
+
+@nb.njit(cache=True)
+def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64) -> float:
+    best = 0.0
+    options = _options(st, st[CURRENT])
+    while options:
+        best = max(best, _move_value(st, gp, w, low_bit(options), missions))
+        options &= options - 1
+    return best
+
+
+@nb.njit(cache=True)
+def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
+    n = gp[G_N]
+    turn = st[TURN]
+    first = turn + ((seat - turn) % n + n) % n
+    total = ROUNDS * n
+    return 0 if first >= total else (total - 1 - first) // n + 1
+
+
+@nb.njit(cache=True)
+def _place_value(
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    sq: np.int64,
+    gardener: bool,
+    missions: np.int64,
+    best_move: float,
+) -> float:
+    """_Turn.place_value."""
+    p = st[CURRENT]
+    reach = st[REACH + p]
+    gardeners = st[GARDENERS + p]
+    zone = st[NOBLE_ZONE + p]
+    bit = np.int64(1) << sq
+    row = sq // N_COLS + 1
+    value = best_move
+    if st[EXP_SIDE + p] >= 0:
+        value += expansion_mark(st, gp, p, sq, gardener)
+    occupied = st[OCCUPIED + p] | bit
+    new = np.int64(0)
+    if NEIGHBOURS[sq] & reach:
+        new = flood(reach | bit, occupied) & ~reach
+    if new:
+        depth = (bit_length(reach) - 1) // N_COLS + 1
+        deeper = (bit_length(new) - 1) // N_COLS + 1 - depth
+        if deeper > 0:
+            value += w[W_PATH] * deeper
+        opened = new & zone & ~((gardeners | bit) if gardener else gardeners)
+        if opened:
+            mission = paid_sum(opened & missions, gp)
+            value += w[W_OPTION] * (row_sum(opened) + w[W_MISSION] * mission)
+            best = -np.inf
+            squares = opened
+            while squares:
+                best = max(best, _move_value(st, gp, w, low_bit(squares), missions))
+                squares &= squares - 1
+            if best > best_move:
+                value += best - best_move
+    if bit & zone:
+        if gardener:
+            value -= w[W_BLOCK] * row
+        elif not new:
+            value += w[W_LATENT] * row
+    left = _turns_left(st, gp, p) - 1
+    missing = 9 - bit_count(occupied & ROW_MASK[row])
+    if row > 1 and missing <= left:
+        value += w[W_ROW] * gp[G_ROW_POINTS + row] * w[W_CREDIT + missing]
+    missing = 6 - bit_count(occupied & COL_MASK[sq % N_COLS])
+    if missing <= left:
+        value += w[W_COLUMN] * gp[G_COLUMN_BONUS] * w[W_CREDIT + missing]
+    return value
+
+
+@nb.njit(cache=True)
+def _tile_value(
+    st: np.ndarray, gp: np.ndarray, w: np.ndarray, slot: np.int64, missions: np.int64, best: float
+) -> float:
+    p = st[CURRENT]
+    target = target_of(st, gp, p, slot)
+    occupied = st[OCCUPIED + p]
+    if not (occupied >> target) & 1:
+        return _place_value(st, gp, w, target, False, missions, best)
+    value = -np.inf
+    spots = gardener_spots(occupied, target)
+    while spots:
+        value = max(value, _place_value(st, gp, w, low_bit(spots), True, missions, best))
+        spots &= spots - 1
+    return value
+
+
+@nb.njit(cache=True)
+def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, slot: np.int64):
+    """What keeping card `kept` in hand is worth (_Turn.take_value's second part)."""
+    kind = gp[G_CARD_KIND + kept]
+    if kind == CARD_JOKER:
+        return w[W_JOKER]
+    if kind == CARD_PAIR:
+        return w[W_PAIR]
+    symbol = gp[G_CARD_SYMBOL + kept]
+    for k in range(N_SLOTS):
+        if k != slot and st[DISPLAY + k] == symbol:
+            return w[W_SYMBOL]
+    return w[W_JOKER]
+
+
+@nb.njit(cache=True)
+def heuristic_score(st: np.ndarray, gp: np.ndarray, w: np.ndarray, action: np.int64) -> float:
+    """HeuristicStrategy's score of one legal choice."""
+    phase = st[PHASE]
+    p = st[CURRENT]
+    if phase == SIDE:
+        return _side_value(st, gp, w, action)
+    missions = mission_columns(st, gp, p)
+    best = _best_move(st, gp, w, missions)
+    if phase == PLACE:
+        return _place_value(st, gp, w, action, True, missions, best)
+    if phase != TAKE:
+        return _move_value(st, gp, w, action, missions)
+    if action >= DISCARD:
+        slot = np.int64(-1)
+        played = action - DISCARD
+        value = best
+    else:
+        slot = action % 10
+        played = action // 10
+        value = _tile_value(st, gp, w, slot, missions, best)
+    if st[HAND_LEN + p] != HAND_SIZE:
+        return value
+    kept = st[HANDS + HAND_SIZE * p + 1 - played]
+    return value + _keep_value(st, gp, w, kept, slot)
+
+
+@nb.njit(cache=True)
+def _side_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, side: np.int64) -> float:
+    """HeuristicStrategy._side_value: marks in full, in mission columns `mission` x more."""
+    p = st[CURRENT]
+    missions = mission_columns(st, gp, p)
+    saved = st[EXP_SIDE + p]
+    st[EXP_SIDE + p] = side
+    total = 0.0
+    for sq in range(N_SQUARES):
+        mark = expansion_mark(st, gp, p, sq, False)
+        if mark == 0:
+            mark = expansion_mark(st, gp, p, sq, True)
+        total += mark * (1 + w[W_MISSION] * ((missions >> sq) & 1))
+    st[EXP_SIDE + p] = saved
+    return total
