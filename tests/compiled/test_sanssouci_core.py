@@ -118,4 +118,17 @@ def test_a_short_supply_makes_players_discard(tmp_path: Path) -> None:
 
 def test_supports_only_compiled_strategies() -> None:
     assert CORE.supports([resolve("random"), resolve(ODD_HEURISTIC), resolve("greedy")])
+    assert CORE.supports([resolve("lookahead:rollouts=3,width=2")])
     assert not CORE.supports([resolve("random"), resolve("tests.skill_strategy:Skilled")])
+
+
+@pytest.mark.parametrize(
+    ("n", "options", "seats", "games"),
+    [
+        (2, {}, ["lookahead:rollouts=4,width=2", "heuristic"], 30),
+        (3, {"expansion": True}, ["random", "lookahead:rollouts=3,width=3", "greedy"], 12),
+        (2, {"duplicate_reshuffle": True, **HOUSE}, ["lookahead:rollouts=2"], 8),
+    ],
+)
+def test_lookahead_chooses_as_in_python(n: int, options: dict, seats: list, games: int) -> None:
+    assert_same_games(n, options, seats, games, seed=17)

@@ -16,13 +16,20 @@ from sanssim.games.sanssouci.engine import ROUNDS, Game
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
 from sanssim.seeding import strategy_seed
+from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
 if TYPE_CHECKING:
     from sanssim.strategies.base import StrategySpec
 
 # Strategy classes with a compiled form, by their kind in `core.strategies`.
-_KINDS = {RandomStrategy: 0, GreedyStrategy: 1, HeuristicStrategy: 2, TunedHeuristicStrategy: 2}
+_KINDS = {
+    RandomStrategy: 0,
+    GreedyStrategy: 1,
+    HeuristicStrategy: 2,
+    TunedHeuristicStrategy: 2,
+    LookaheadStrategy: 3,
+}
 
 
 class SanssouciCore:
@@ -38,8 +45,8 @@ class SanssouciCore:
         from sanssim.games.sanssouci.engine import GameConfig
         from sanssim.strategies import resolve
 
-        game = Game(GameConfig(n_players=3, expansion=True, duplicate_reshuffle=True))
-        specs = [resolve(name) for name in ("random", "greedy", "heuristic")]
+        game = Game(GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True))
+        specs = [resolve(s) for s in ("random", "greedy", "heuristic", "lookahead:rollouts=2")]
         self.play_chunk(game, specs, "compile", [s.text for s in specs], [(0, 1)], True)
 
     def play_chunk(
@@ -54,7 +61,6 @@ class SanssouciCore:
         from sanssim.games.sanssouci import log
         from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
         from sanssim.games.sanssouci.core.play import play_games, result_arrays
-        from sanssim.games.sanssouci.core.strategies import weights
 
         n = game.n_players
         ids = np.array(games, dtype=np.int64).reshape(-1, 2)
@@ -63,7 +69,7 @@ class SanssouciCore:
             dtype=np.int64,
         ).reshape(-1, n)
         kinds = np.array([_KINDS[spec.cls] for spec in specs], dtype=np.int64)
-        w = np.stack([weights(dict(spec.params)) for spec in specs])
+        w = np.stack([seat_weights(spec) for spec in specs])
         turns = ROUNDS * n
         results, turn_log = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
@@ -80,3 +86,16 @@ class SanssouciCore:
             turn_log[:, R_DISPLAY:RECORD_WIDTH].ravel(),
         )
         return CoreChunk(frame, turn_frame)
+
+
+def seat_weights(spec: StrategySpec) -> np.ndarray:
+    """A seat's weight row (`core.strategies.weights`): its heuristic's weights, and for
+    lookahead the default heuristic it ranks and rolls out with."""
+    from sanssim.games.sanssouci.core.strategies import weights
+
+    params = dict(spec.params)
+    if spec.cls is LookaheadStrategy:
+        return weights({}, params["rollouts"], params["width"])
+    if spec.cls in (HeuristicStrategy, TunedHeuristicStrategy):
+        return weights(params)
+    return weights({})

@@ -2,10 +2,11 @@
 choose: the same float operations in the same order, the same ties (the first best option
 in the order of the legal choices), the same draws.
 
-A seat's strategy is a kind (`RANDOM`, `GREEDY`, `HEURISTIC`) and a float64 weight row
-`w` (`weights`: heuristic's parameters in their declared order, then its credit table as
-the Python strategy computes it). Everything is read from the state as the seat's
-`PlayerView` would show it: its own hand and missions, public facts otherwise.
+A seat's strategy is a kind (`RANDOM`, `GREEDY`, `HEURISTIC`, `LOOKAHEAD`) and a float64
+weight row `w` (`weights`: heuristic's parameters in their declared order, then its credit
+table as the Python strategy computes it, then lookahead's rollouts and width). Everything
+is read from the state as the seat's `PlayerView` would show it: its own hand and
+missions, public facts otherwise.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sanssim.compiled import rng as mt
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -71,7 +71,7 @@ from sanssim.games.sanssouci.engine import (
 from sanssim.games.sanssouci.strategies.greedy import TIE
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 
-RANDOM, GREEDY, HEURISTIC = range(3)
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
 BELOW = np.array(_BELOW, dtype=np.int64)
 WEIGHT_NAMES = tuple(p.name for p in HeuristicStrategy.params)
 (
@@ -80,17 +80,21 @@ WEIGHT_NAMES = tuple(p.name for p in HeuristicStrategy.params)
 ) = range(len(WEIGHT_NAMES))  # fmt: skip
 W_CREDIT = len(WEIGHT_NAMES)
 CREDITS = 10
-N_WEIGHTS = W_CREDIT + CREDITS
+W_ROLLOUTS = W_CREDIT + CREDITS  # lookahead's two parameters follow heuristic's weights
+W_WIDTH = W_ROLLOUTS + 1
+N_WEIGHTS = W_WIDTH + 1
 
 
-def weights(params: dict[str, float]) -> np.ndarray:
-    """A seat's weight row from heuristic's parameters (any missing: zero, unused)."""
+def weights(heuristic: dict[str, float], rollouts: int = 0, width: int = 0) -> np.ndarray:
+    """A seat's weight row: heuristic's parameters as the Python strategy holds them (its
+    credit table included), and lookahead's rollouts and width."""
     row = np.zeros(N_WEIGHTS, dtype=np.float64)
-    if params:
-        player = HeuristicStrategy(None, **params)  # type: ignore[arg-type]
-        for i, name in enumerate(WEIGHT_NAMES):
-            row[i] = getattr(player, name)
-        row[W_CREDIT:] = player.credit
+    player = HeuristicStrategy(None, **heuristic)  # type: ignore[arg-type]
+    for i, name in enumerate(WEIGHT_NAMES):
+        row[i] = getattr(player, name)
+    row[W_CREDIT:W_ROLLOUTS] = player.credit
+    row[W_ROLLOUTS] = rollouts
+    row[W_WIDTH] = width
     return row
 
 
@@ -143,21 +147,15 @@ def mission_columns(st: np.ndarray, gp: np.ndarray, p: np.int64) -> np.int64:
 
 
 @nb.njit(cache=True)
-def choose(
-    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray
-) -> np.int64:
-    """The current seat's choice by its strategy."""
-    n_legal = st[LEGAL_LEN]
-    if kind == RANDOM:
-        return st[LEGAL + np.int64(mt.random(g) * n_legal)]
+def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray) -> np.int64:
+    """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score."""
     best = st[LEGAL]
     best_score = -np.inf
-    for i in range(n_legal):
+    for i in range(st[LEGAL_LEN]):
         action = st[LEGAL + i]
-        if kind == GREEDY:
-            score = greedy_score(st, gp, action)
-        else:
-            score = heuristic_score(st, gp, w, action)
+        score = (
+            greedy_score(st, gp, action) if kind == GREEDY else heuristic_score(st, gp, w, action)
+        )
         if score > best_score:
             best, best_score = action, score
     return best
