@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sanssim.compiled import CoreChunk
-from sanssim.games.sanssouci.engine import ROUNDS, Game
+from sanssim.games.sanssouci.engine import ROUNDS, Game, State
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
 from sanssim.seeding import strategy_seed
@@ -86,6 +86,15 @@ class SanssouciCore:
             turn_log[:, R_DISPLAY:RECORD_WIDTH].ravel(),
         )
         return CoreChunk(frame, turn_frame)
+
+    def decide(self, state: State, spec: StrategySpec, g: np.ndarray) -> int:
+        """What `spec`'s compiled form chooses at `state`'s decision, its stream `g` (a
+        `sanssim.compiled.rng` generator, advanced by the draws it makes)."""
+        from sanssim.games.sanssouci.core.layout import pack_game, state_array
+        from sanssim.games.sanssouci.core.play import choose
+
+        kind = _KINDS[spec.cls]
+        return int(choose(state_array(state), pack_game(state.game), kind, seat_weights(spec), g))
 
 
 def seat_weights(spec: StrategySpec) -> np.ndarray:

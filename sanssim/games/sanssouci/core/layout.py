@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.games.sanssouci.components import SYMBOLS
-from sanssim.games.sanssouci.engine import HAND_SIZE, N_SLOTS, N_SQUARES, Game
+from sanssim.games.sanssouci.engine import HAND_SIZE, N_SLOTS, N_SQUARES, Game, State
 
 SEATS = 4
 N_SYMBOLS = len(SYMBOLS)
@@ -155,3 +155,42 @@ def _marks(game: Game, n_gardens: int, n_exp: int) -> list[int]:
             out.extend(land)
             out.extend(gard)
     return out
+
+
+def state_array(state: State) -> np.ndarray:
+    """A Python engine's state in this layout (for tests and single decisions)."""
+    game = state.game
+    exp_boards = sorted({e.board for e in game.components.expansion_sides})
+    st = np.zeros(state_size(game), dtype=np.int64)
+    st[PHASE], st[TURN], st[CURRENT] = state.phase, state.turn, state.current
+    st[FILLED], st[RESHUFFLES], st[N] = state.filled, state.reshuffles, state.n
+    st[PENDING_TILE], st[PENDING_TARGET] = state.pending_tile, state.pending_target
+    st[SUPPLY_LEN] = len(state.supply)
+    st[SUPPLY : SUPPLY + len(state.supply)] = state.supply
+    st[LEGAL_LEN] = len(state.legal)
+    st[LEGAL : LEGAL + len(state.legal)] = state.legal
+    st[DISPLAY : DISPLAY + N_SLOTS] = state.display
+    st[SLOT_OF_SYMBOL : SLOT_OF_SYMBOL + N_SYMBOLS] = state.slot_of_symbol
+    for p in range(state.n):
+        hand, deck = state.hands[p], state.decks[p]
+        st[HAND_LEN + p], st[DECK_LEN + p] = len(hand), len(deck)
+        st[HANDS + HAND_SIZE * p : HANDS + HAND_SIZE * p + len(hand)] = hand
+        st[DECKS + DECK * p : DECKS + DECK * p + len(deck)] = deck
+        st[MISSIONS + 2 * p : MISSIONS + 2 * p + 2] = state.missions[p]
+        st[GARDEN + p] = state.setup[p].garden
+        board = state.exp_board[p]
+        st[EXP_BOARD + p] = -1 if board == -1 else exp_boards.index(board)
+        st[EXP_SIDE + p] = state.exp_side[p]
+        st[NOBLE_ROWS + 9 * p : NOBLE_ROWS + 9 * p + 9] = state.noble_rows[p]
+        for at, values in (
+            (OCCUPIED, state.occupied),
+            (GARDENERS, state.gardeners),
+            (REACH, state.reach),
+            (NOBLE_ZONE, state.noble_zone),
+            (SCORE, state.score),
+            (NOBLE_POINTS, state.noble_points),
+            (EXPANSION_POINTS, state.expansion_points),
+            (N_GARDENERS, state.n_gardeners),
+        ):
+            st[at + p] = values[p]
+    return st
