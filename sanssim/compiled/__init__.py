@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,8 +50,11 @@ def cache_dir() -> Path:
 
 
 # Before numba is imported (the cores import it through this package), so that its
-# cache lands in the user cache directory rather than beside the installed sources.
+# cache lands in the user cache directory rather than beside the installed sources; numba
+# imported earlier reads its configuration instead, as the cores' modules are decorated.
 os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir()))
+if "numba" in sys.modules:
+    sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +126,18 @@ def core_for(game_type: GameType, specs: Sequence[StrategySpec], engine: str) ->
 
 def prepare(core: Core) -> None:
     """Compile `core` (or load it from the cache) once in this process, saying so the first
-    time it compiles on this machine."""
+    time it compiles for these sources on this machine.
+
+    numba checks a cached function against its own file only, not against the constants it
+    reads from other modules; so when any source of the core changed, its cached code is
+    dropped first, and the whole core compiles afresh."""
     if type(core) in _PREPARED:
         return
-    marker = cache_dir() / f"sanssim-{type(core).__name__}-{_source_digest(core)}.ready"
+    folders = _source_folders(core)
+    marker = cache_dir() / f"sanssim-{type(core).__name__}-{_digest(folders)}.ready"
     if not marker.exists():
         print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
+        _drop_cached(folders)
     core.compile()
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.touch()
@@ -137,12 +147,33 @@ def prepare(core: Core) -> None:
 _PREPARED: set[type] = set()
 
 
-def _source_digest(core: Core) -> str:
-    """Changes whenever the core's code, this package's or numba's version changes."""
+def _source_folders(core: Core) -> list[Path]:
+    """The folders of every module a core's compiled code may read: its game's package
+    (the core's package's parent) and this one."""
+    game = Path(os.path.abspath(inspect.getfile(type(core)))).parents[1]  # as numba names it
+    here = Path(os.path.abspath(__file__)).parent
+    return sorted({p.parent for p in game.rglob("*.py")} | {here})
+
+
+def _digest(folders: list[Path]) -> str:
+    """Changes whenever a source in `folders`, numba's version or Python's changes."""
     import numba
 
     digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
-    for folder in (Path(inspect.getfile(type(core))).parent, Path(__file__).parent):
+    for folder in folders:
         for path in sorted(folder.glob("*.py")):
-            digest.update(path.read_bytes())
+            digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _drop_cached(folders: list[Path]) -> None:
+    """Remove numba's cache entries for the modules in `folders`, wherever numba keeps
+    them: one cache folder per source folder under the cache directory, or beside the
+    sources."""
+    from numba.core.caching import _CacheLocator
+
+    for folder in folders:
+        subpath = _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
+        shutil.rmtree(cache_dir() / subpath, ignore_errors=True)
+        for cached in folder.glob("__pycache__/*.nb[ic]"):
+            cached.unlink(missing_ok=True)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_strategies import BUILT_IN, SAME_PUBLIC_TURNS, hidden_twin
 
-from sanssim.compiled import rng
+from sanssim.compiled import prepare, rng
 from sanssim.games.sanssouci import Game, GameConfig, State
 from sanssim.games.sanssouci.core import SanssouciCore
 from sanssim.games.sanssouci.view import PlayerView
@@ -21,6 +21,12 @@ from sanssim.runner.play import strategy_rng
 from sanssim.strategies import resolve
 
 CORE = SanssouciCore()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled() -> None:
+    """The core as a run compiles it (a stale cache dropped first)."""
+    prepare(CORE)
 
 
 def compiled_choices_until_public_diverges(name: str, state: State, twin: State) -> int:

@@ -15,6 +15,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from positions import default_data, dump_toml
 
+from sanssim.compiled import prepare
 from sanssim.games import get_game
 from sanssim.games.sanssouci.core import SanssouciCore
 from sanssim.runner.play import game_seed, play_game
@@ -22,6 +23,14 @@ from sanssim.strategies import resolve
 
 GAME = get_game("sanssouci")
 CORE = SanssouciCore()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled() -> None:
+    """The core as a run compiles it (a stale cache dropped first)."""
+    prepare(CORE)
+
+
 ODD_HEURISTIC = "heuristic:option=0.4,path=1.5,decay=0.55,skip=0.1,joker=0.3,mission_move=1.2"
 HOUSE = {
     "row_bonus_points": "3,9,1,0,12",

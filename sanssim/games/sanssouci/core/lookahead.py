@@ -39,7 +39,7 @@ from sanssim.games.sanssouci.core.strategies import (
     W_ROLLOUTS,
     W_WIDTH,
     best_by_score,
-    heuristic_score,
+    heuristic_scores,
 )
 from sanssim.games.sanssouci.engine import END, HAND_SIZE, TAKE
 
@@ -88,7 +88,7 @@ def determinize(
             world[MISSIONS + 2 * seat] = unknown[k]
             world[MISSIONS + 2 * seat + 1] = unknown[k + 1]
             k += 2
-    mt.seed(wg, mt.getrandbits(g, 64))
+    mt.seed(wg, mt.getrandbits(g, np.int64(64)))
     if world[PHASE] == TAKE and world[CURRENT] != me:
         start_turn(world, gp)
 
@@ -98,8 +98,7 @@ def _ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.nd
     """heuristic.explain's first `width` options: best score first, ties in legal order."""
     n_legal = st[LEGAL_LEN]
     scores = np.empty(n_legal)
-    for i in range(n_legal):
-        scores[i] = heuristic_score(st, gp, hw, st[LEGAL + i])
+    heuristic_scores(st, gp, hw, scores)
     order = np.argsort(-scores, kind="mergesort")
     keep = min(max(1, width), n_legal)
     options = np.empty(keep, dtype=np.int64)
@@ -115,7 +114,7 @@ def _margin(world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np
     log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
     pos = np.zeros(1, dtype=np.int64)
     while world[PHASE] != END:
-        apply(world, gp, wg, best_by_score(world, gp, HEURISTIC, hw), log, pos)
+        apply(world, gp, wg, best_by_score(world, gp, np.int64(HEURISTIC), hw), log, pos)
     n = gp[G_N]
     totals = np.zeros((n, RESULT_WIDTH), dtype=np.int64)
     score_game(world, gp, totals)

@@ -218,7 +218,7 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, seed: np.int64, record: 
         picked = np.empty(n, dtype=np.int64)
         mt.sample_indices(g, gp[G_N_BOARDS], n, picked)
         for p in range(n):
-            k = mt.randbelow(g, SIDES_PER_BOARD)
+            k = mt.randbelow(g, np.int64(SIDES_PER_BOARD))
             st[GARDEN + p] = gp[gp[G_BOARD_SIDES] + picked[p] * SIDES_PER_BOARD + k]
     tiles = gp[G_N_TILES]
     for i in range(tiles):

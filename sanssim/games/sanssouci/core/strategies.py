@@ -149,15 +149,18 @@ def mission_columns(st: np.ndarray, gp: np.ndarray, p: np.int64) -> np.int64:
 @nb.njit(cache=True)
 def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray) -> np.int64:
     """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score."""
+    n_legal = st[LEGAL_LEN]
+    scores = np.empty(n_legal)
+    if kind == GREEDY:
+        for i in range(n_legal):
+            scores[i] = greedy_score(st, gp, st[LEGAL + i])
+    else:
+        heuristic_scores(st, gp, w, scores)
     best = st[LEGAL]
     best_score = -np.inf
-    for i in range(st[LEGAL_LEN]):
-        action = st[LEGAL + i]
-        score = (
-            greedy_score(st, gp, action) if kind == GREEDY else heuristic_score(st, gp, w, action)
-        )
-        if score > best_score:
-            best, best_score = action, score
+    for i in range(n_legal):
+        if scores[i] > best_score:
+            best, best_score = st[LEGAL + i], scores[i]
     return best
 
 
@@ -345,18 +348,42 @@ def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, s
 
 
 @nb.njit(cache=True)
-def heuristic_score(st: np.ndarray, gp: np.ndarray, w: np.ndarray, action: np.int64) -> float:
-    """HeuristicStrategy's score of one legal choice."""
+def heuristic_scores(st: np.ndarray, gp: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """`out[i]`: HeuristicStrategy's score of legal choice i; what every option shares (the
+    mission columns, the best noble move, each slot's tile value) computed once, as _Turn
+    does."""
     phase = st[PHASE]
     p = st[CURRENT]
+    n_legal = st[LEGAL_LEN]
     if phase == SIDE:
-        return _side_value(st, gp, w, action)
+        for i in range(n_legal):
+            out[i] = _side_value(st, gp, w, st[LEGAL + i])
+        return
     missions = mission_columns(st, gp, p)
     best = _best_move(st, gp, w, missions)
-    if phase == PLACE:
-        return _place_value(st, gp, w, action, True, missions, best)
-    if phase != TAKE:
-        return _move_value(st, gp, w, action, missions)
+    tiles = np.full(N_SLOTS, np.nan)
+    for i in range(n_legal):
+        action = st[LEGAL + i]
+        if phase == PLACE:
+            out[i] = _place_value(st, gp, w, action, True, missions, best)
+        elif phase != TAKE:
+            out[i] = _move_value(st, gp, w, action, missions)
+        else:
+            out[i] = _take_value(st, gp, w, action, missions, best, tiles)
+
+
+@nb.njit(cache=True)
+def _take_value(
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    action: np.int64,
+    missions: np.int64,
+    best: float,
+    tiles: np.ndarray,
+) -> float:
+    """_Turn.take_value; `tiles` caches each slot's tile value (NaN: not yet known)."""
+    p = st[CURRENT]
     if action >= DISCARD:
         slot = np.int64(-1)
         played = action - DISCARD
@@ -364,7 +391,9 @@ def heuristic_score(st: np.ndarray, gp: np.ndarray, w: np.ndarray, action: np.in
     else:
         slot = action % 10
         played = action // 10
-        value = _tile_value(st, gp, w, slot, missions, best)
+        if np.isnan(tiles[slot]):
+            tiles[slot] = _tile_value(st, gp, w, slot, missions, best)
+        value = tiles[slot]
     if st[HAND_LEN + p] != HAND_SIZE:
         return value
     kept = st[HANDS + HAND_SIZE * p + 1 - played]
