@@ -7,14 +7,12 @@ choices until public information diverges; and every compiled choice is the Pyth
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
-from test_strategies import BUILT_IN, SAME_PUBLIC_TURNS, hidden_twin
+from test_strategies import BUILT_IN, SAME_PUBLIC_TURNS, hidden_twins
 
 from sanssim.compiled import prepare, rng
-from sanssim.games.sanssouci import Game, GameConfig, State
+from sanssim.games.sanssouci import State
 from sanssim.games.sanssouci.core import SanssouciCore
 from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import strategy_rng
@@ -56,10 +54,5 @@ def compiled_choices_until_public_diverges(name: str, state: State, twin: State)
 
 @pytest.mark.parametrize("name", [*BUILT_IN, "heuristic-tuned"])
 def test_compiled_choices_ignore_hidden_information(name: str) -> None:
-    for config in (GameConfig(n_players=2), GameConfig(n_players=3, expansion=True)):
-        game = Game(config)
-        for seed in (3, 4):
-            state = game.new_state(seed)
-            twin = hidden_twin(state, 0, random.Random(seed))
-            assert twin.supply != state.supply and twin.missions != state.missions
-            assert compiled_choices_until_public_diverges(name, state, twin) >= 10
+    for state, twin in hidden_twins():
+        assert compiled_choices_until_public_diverges(name, state, twin) >= 10

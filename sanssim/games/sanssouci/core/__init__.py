@@ -30,6 +30,7 @@ _KINDS = {
     TunedHeuristicStrategy: 2,
     LookaheadStrategy: 3,
 }
+_DRAWING = (RandomStrategy, LookaheadStrategy)  # the strategies that draw from their stream
 
 
 class SanssouciCore:
@@ -64,11 +65,12 @@ class SanssouciCore:
 
         n = game.n_players
         ids = np.array(games, dtype=np.int64).reshape(-1, 2)
-        seat_seeds = np.array(
-            [[strategy_seed(int(seed), seat) for seat in range(n)] for seed in ids[:, 1]],
-            dtype=np.int64,
-        ).reshape(-1, n)
         kinds = np.array([_KINDS[spec.cls] for spec in specs], dtype=np.int64)
+        drawing = [seat for seat, spec in enumerate(specs) if spec.cls in _DRAWING]
+        seat_seeds = np.zeros((len(ids), n), dtype=np.int64)
+        for row, seed in enumerate(ids[:, 1].tolist()):
+            for seat in drawing:
+                seat_seeds[row, seat] = strategy_seed(seed, seat)
         w = np.stack([seat_weights(spec) for spec in specs])
         turns = ROUNDS * n
         results, turn_log = result_arrays(len(ids), n, turns, record)

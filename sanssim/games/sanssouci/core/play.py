@@ -62,7 +62,8 @@ def play_games(
         deal(st, gp, g, seeds[k], record)
         settle(st, gp, g, log, pos)
         for p in range(n):
-            mt.seed(players[p], seat_seeds[k, p])
+            if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:  # the others never draw
+                mt.seed(players[p], seat_seeds[k, p])
         while st[PHASE] != END:
             p = st[CURRENT]
             action = choose(st, gp, kinds[p], w[p], players[p])

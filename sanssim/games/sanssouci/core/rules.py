@@ -14,6 +14,7 @@ import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.compiled.bits import bit_length, low_bit
+from sanssim.games.sanssouci import engine
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DECK,
@@ -103,8 +104,6 @@ from sanssim.games.sanssouci.engine import (
     N_SLOTS,
     N_SQUARES,
     NOBLE,
-    NOT_FIRST_COL,
-    NOT_LAST_COL,
     PASS,
     PLACE,
     ROUNDS,
@@ -122,22 +121,10 @@ COL_MASK = np.array(_COL_MASK, dtype=np.int64)
 NEIGHBOURS = np.array(_NEIGHBOURS, dtype=np.int64)
 ZONE = np.array(_NOBLE_ZONE, dtype=np.int64)  # [col, row]
 SQUARES_PER_MARKS = 2 * N_SQUARES
-
-
-@nb.njit(cache=True)
-def flood(seed: np.int64, occupied: np.int64) -> np.int64:
-    """Grow `seed` through orthogonally adjacent squares of `occupied` (engine.flood)."""
-    while True:
-        grown = (
-            seed
-            | (seed << N_COLS)
-            | (seed >> N_COLS)
-            | ((seed & NOT_LAST_COL) << 1)
-            | ((seed & NOT_FIRST_COL) >> 1)
-        ) & occupied
-        if grown == seed:
-            return seed
-        seed = grown
+# What a placed tile shows, as non-literal booleans: numba compiles a function called with
+# a literal True and False twice.
+LANDSCAPE, GARDENER = np.bool_(False), np.bool_(True)
+flood = nb.njit(cache=True)(engine.flood)  # the engine's own flood fill, compiled as it is
 
 
 @nb.njit(cache=True)
@@ -237,7 +224,7 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, seed: np.int64, record: 
     for p in range(n):
         for i in range(DECK):
             deck[i] = i
-        mt.shuffle(g, deck, DECK)
+        mt.shuffle(g, deck, np.int64(DECK))
         st[HANDS + HAND_SIZE * p] = deck[DECK - 1]
         st[HANDS + HAND_SIZE * p + 1] = deck[DECK - 2]
         st[HAND_LEN + p] = HAND_SIZE
@@ -245,7 +232,7 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, seed: np.int64, record: 
             st[DECKS + DECK * p + i] = deck[i]
         st[DECK_LEN + p] = DECK - HAND_SIZE
     missions = np.arange(N_SYMBOLS)
-    mt.shuffle(g, missions, N_SYMBOLS)
+    mt.shuffle(g, missions, np.int64(N_SYMBOLS))
     for p in range(n):
         st[MISSIONS + 2 * p] = missions[2 * p]
         st[MISSIONS + 2 * p + 1] = missions[2 * p + 1]
@@ -346,7 +333,7 @@ def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
     st[REC + R_TARGET] = target
     occupied = st[OCCUPIED + p]
     if not (occupied >> target) & 1:
-        _place(st, gp, target, False)
+        _place(st, gp, target, LANDSCAPE)
         _start_noble(st)
         return
     free = ~occupied & FULL
@@ -465,7 +452,7 @@ def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: 
         elif phase == TAKE and st[LEGAL_LEN] == 1:
             _apply_take(st, gp, st[LEGAL])
         elif phase == PLACE and st[LEGAL_LEN] == 1:
-            _place(st, gp, st[LEGAL], True)
+            _place(st, gp, st[LEGAL], GARDENER)
             _start_noble(st)
         else:
             return
@@ -485,7 +472,7 @@ def apply(
     if phase == TAKE:
         _apply_take(st, gp, action)
     elif phase == PLACE:
-        _place(st, gp, action, True)
+        _place(st, gp, action, GARDENER)
         _start_noble(st)
     elif phase == NOBLE:
         _move_noble(st, action)

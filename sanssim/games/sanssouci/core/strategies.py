@@ -45,6 +45,8 @@ from sanssim.games.sanssouci.core.layout import (
 )
 from sanssim.games.sanssouci.core.rules import (
     COL_MASK,
+    GARDENER,
+    LANDSCAPE,
     NEIGHBOURS,
     ROW_MASK,
     expansion_mark,
@@ -198,15 +200,15 @@ def greedy_score(st: np.ndarray, gp: np.ndarray, action: np.int64) -> float:
         target = target_of(st, gp, p, slot)
         occupied = st[OCCUPIED + p]
         if not (occupied >> target) & 1:
-            return _greedy_place(st, gp, target, False)
+            return _greedy_place(st, gp, target, LANDSCAPE)
         best = -np.inf
         spots = gardener_spots(occupied, target)
         while spots:
-            best = max(best, _greedy_place(st, gp, low_bit(spots), True))
+            best = max(best, _greedy_place(st, gp, low_bit(spots), GARDENER))
             spots &= spots - 1
         return best
     if phase == PLACE:
-        return _greedy_place(st, gp, action, True)
+        return _greedy_place(st, gp, action, GARDENER)
     if action == PASS:
         return 0.0
     in_mission = (mission_columns(st, gp, p) >> action) & 1
@@ -323,11 +325,11 @@ def _tile_value(
     target = target_of(st, gp, p, slot)
     occupied = st[OCCUPIED + p]
     if not (occupied >> target) & 1:
-        return _place_value(st, gp, w, target, False, missions, best)
+        return _place_value(st, gp, w, target, LANDSCAPE, missions, best)
     value = -np.inf
     spots = gardener_spots(occupied, target)
     while spots:
-        value = max(value, _place_value(st, gp, w, low_bit(spots), True, missions, best))
+        value = max(value, _place_value(st, gp, w, low_bit(spots), GARDENER, missions, best))
         spots &= spots - 1
     return value
 
@@ -365,7 +367,7 @@ def heuristic_scores(st: np.ndarray, gp: np.ndarray, w: np.ndarray, out: np.ndar
     for i in range(n_legal):
         action = st[LEGAL + i]
         if phase == PLACE:
-            out[i] = _place_value(st, gp, w, action, True, missions, best)
+            out[i] = _place_value(st, gp, w, action, GARDENER, missions, best)
         elif phase != TAKE:
             out[i] = _move_value(st, gp, w, action, missions)
         else:
@@ -409,9 +411,9 @@ def _side_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, side: np.int64) -
     st[EXP_SIDE + p] = side
     total = 0.0
     for sq in range(N_SQUARES):
-        mark = expansion_mark(st, gp, p, sq, False)
+        mark = expansion_mark(st, gp, p, sq, LANDSCAPE)
         if mark == 0:
-            mark = expansion_mark(st, gp, p, sq, True)
+            mark = expansion_mark(st, gp, p, sq, GARDENER)
         total += mark * (1 + w[W_MISSION] * ((missions >> sq) & 1))
     st[EXP_SIDE + p] = saved
     return total
