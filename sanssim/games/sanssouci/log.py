@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from sanssim.compiled.frames import coded, coded_lists, lists
 from sanssim.errors import SanssimError
 from sanssim.games.base import check_turn_rows
 from sanssim.games.sanssouci import (
@@ -197,13 +198,11 @@ def result_frame_from_values(
         "tile_set": pl.repeat(config.resolved_tile_set, rows, dtype=pl.String, eager=True),
         "seat": np.tile(np.arange(n), rows // n if n else 0),
         "strategy": pl.Series(list(strategies) * (rows // n), dtype=pl.String),
-        "garden_side": _names(pl.Series(column["garden_side"]), sides),
-        "expansion_side": _names(pl.Series(column["expansion_side"]), expansions),
-        "mission_a": _names(pl.Series(column["mission_a"]), SYMBOLS),
-        "mission_b": _names(pl.Series(column["mission_b"]), SYMBOLS),
-        "noble_rows": pl.Series(values[:, NOBLE_ROWS_AT:].ravel())
-        .reshape((-1, N_COLS))
-        .cast(pl.List(pl.Int8)),
+        "garden_side": coded(column["garden_side"], sides),
+        "expansion_side": coded(column["expansion_side"], expansions),
+        "mission_a": coded(column["mission_a"], SYMBOLS),
+        "mission_b": coded(column["mission_b"], SYMBOLS),
+        "noble_rows": lists(values[:, NOBLE_ROWS_AT:], pl.Int8()),
         "winner": column["rank"] == 1,
     }
     for name in RESULT_VALUES[4:]:
@@ -244,8 +243,8 @@ def turn_frame_from_records(
         }
     )
     codes = [card.code for card in game.components.deck]
-    hand = _names(pl.Series(hands, dtype=pl.Int16), codes)
-    display = _names(pl.Series(displays, dtype=pl.Int16), SYMBOLS)
+    hand = coded_lists(pl.Series(hands, dtype=pl.Int16), _HAND_WIDTH, codes)
+    display = coded_lists(pl.Series(displays, dtype=pl.Int16), N_SLOTS, SYMBOLS)
     n = game.n_players
 
     def opt(name: str) -> pl.Expr:
@@ -263,10 +262,10 @@ def turn_frame_from_records(
         pl.col("turn"),
         (pl.col("turn") // n + 1).alias("round"),
         pl.col("seat"),
-        hand.reshape((-1, _HAND_WIDTH)).cast(pl.List(pl.String)).list.drop_nulls().alias("hand"),
+        hand.list.drop_nulls().alias("hand"),
         pl.col("card").replace_strict(range(len(codes)), codes, return_dtype=pl.String),
         pl.col("card_wild") == 1,
-        display.reshape((-1, N_SLOTS)).cast(pl.List(pl.String)).alias("display"),
+        display.alias("display"),
         opt("slot").alias("slot"),
         _symbol_expr(opt("tile")).alias("tile"),
         row("target").alias("target_row"),
@@ -284,13 +283,6 @@ def turn_frame_from_records(
         pl.col("supply_left"),
     )
     return df.cast(TURN_SCHEMA)  # type: ignore[arg-type]
-
-
-def _names(codes: pl.Series, names: tuple[str, ...] | list[str]) -> pl.Series:
-    """Integer codes to names; -1 (nothing there) becomes null."""
-    return codes.replace_strict(
-        range(len(names)), list(names), default=None, return_dtype=pl.String
-    )
 
 
 def _symbol_expr(expr: pl.Expr) -> pl.Expr:
