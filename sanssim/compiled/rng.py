@@ -101,7 +101,7 @@ def _twist(g: np.ndarray) -> None:
     g[N] = 0
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _mix(y: np.uint32) -> np.uint32:
     return (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
 

@@ -101,12 +101,16 @@ class SanssouciCore:
 
 def seat_weights(spec: StrategySpec) -> np.ndarray:
     """A seat's weight row (`core.strategies.weights`): its heuristic's weights, and for
-    lookahead the default heuristic it ranks and rolls out with."""
+    lookahead those of the game's rollout strategy at its defaults, as the Python lookahead
+    makes it."""
     from sanssim.games.sanssouci.core.strategies import weights
+    from sanssim.games.sanssouci.plugin import GAME
 
     params = dict(spec.params)
     if spec.cls is LookaheadStrategy:
-        return weights({}, params["rollouts"], params["width"])
+        policy = GAME.strategies()[GAME.rollout_strategy]
+        defaults = {p.name: p.default for p in policy.params}
+        return weights(defaults, params["rollouts"], params["width"])
     if spec.cls in (HeuristicStrategy, TunedHeuristicStrategy):
         return weights(params)
     return weights({})

@@ -11,6 +11,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
+from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -22,7 +23,7 @@ from sanssim.games.sanssouci.core.layout import (
     SUPPLY,
 )
 from sanssim.games.sanssouci.core.lookahead import lookahead
-from sanssim.games.sanssouci.core.rules import apply, deal, settle
+from sanssim.games.sanssouci.core.rules import apply, settle
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
 from sanssim.games.sanssouci.core.strategies import LOOKAHEAD, RANDOM, best_by_score
 from sanssim.games.sanssouci.engine import END

@@ -25,32 +25,20 @@ from sanssim.games.sanssouci.core.layout import (
     EXP_SIDE,
     EXPANSION_POINTS,
     FILLED,
-    G_BOARD_SIDES,
     G_CARD_KIND,
     G_CARD_SLOTS,
     G_CARD_SYMBOL,
     G_EXP_BOARD_SIDES,
-    G_EXPANSION,
-    G_FIXED_SIDES,
     G_MARKS,
-    G_N,
-    G_N_BOARDS,
     G_N_EXP,
-    G_N_EXP_BOARDS,
-    G_N_TILES,
-    G_PREPRINTED,
     G_RESHUFFLE,
-    G_SEAT_BONUS,
-    G_SIDES,
     G_TARGET,
-    G_TILES,
     GARDEN,
     GARDENERS,
     HAND_LEN,
     HANDS,
     LEGAL,
     LEGAL_LEN,
-    MISSIONS,
     N_GARDENERS,
     N_SYMBOLS,
     NOBLE_POINTS,
@@ -107,7 +95,6 @@ from sanssim.games.sanssouci.engine import (
     PASS,
     PLACE,
     ROUNDS,
-    SIDE,
     TAKE,
 )
 from sanssim.games.sanssouci.engine import COL_MASK as _COL_MASK
@@ -139,7 +126,7 @@ def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
 
 
 @nb.njit(cache=True)
-def _put(st: np.ndarray, slot: int, symbol: np.int64) -> None:
+def put_tile(st: np.ndarray, slot: int, symbol: np.int64) -> None:
     st[DISPLAY + slot] = symbol
     st[SLOT_OF_SYMBOL + symbol] |= np.int64(1) << slot
     st[FILLED] |= np.int64(1) << slot
@@ -155,13 +142,13 @@ def _take(st: np.ndarray, slot: int) -> np.int64:
 
 
 @nb.njit(cache=True)
-def _pop_supply(st: np.ndarray) -> np.int64:
+def pop_supply(st: np.ndarray) -> np.int64:
     st[SUPPLY_LEN] -= 1
     return st[SUPPLY + st[SUPPLY_LEN]]
 
 
 @nb.njit(cache=True)
-def _reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
+def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
     """House rule: while both squares of a colour match, redraw this one."""
     first = slot & ~1
     other = first + 1 if slot == first else first
@@ -182,80 +169,13 @@ def _reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
             st[SUPPLY + i] = st[SUPPLY + i - 1]
         st[SUPPLY + at] = symbol
         st[SUPPLY_LEN] = size + 1
-        _put(st, slot, _pop_supply(st))
+        put_tile(st, slot, pop_supply(st))
         count += 1
     return count
 
 
 @nb.njit(cache=True)
-def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, seed: np.int64, record: bool) -> None:
-    """A new game in `st` as `State(game, seed, record)` deals it; `g` becomes its rng.
-    The first decision may be forced: `settle` it before asking a strategy."""
-    st[:] = 0
-    mt.seed(g, seed)
-    n = gp[G_N]
-    st[N] = n
-    st[RECORD] = record
-    st[PENDING_TILE] = -1
-    st[PENDING_TARGET] = -1
-    if gp[G_FIXED_SIDES]:
-        for p in range(n):
-            st[GARDEN + p] = gp[G_SIDES + p]
-    else:
-        picked = np.empty(n, dtype=np.int64)
-        mt.sample_indices(g, gp[G_N_BOARDS], n, picked)
-        for p in range(n):
-            k = mt.randbelow(g, np.int64(SIDES_PER_BOARD))
-            st[GARDEN + p] = gp[gp[G_BOARD_SIDES] + picked[p] * SIDES_PER_BOARD + k]
-    tiles = gp[G_N_TILES]
-    for i in range(tiles):
-        st[SUPPLY + i] = gp[gp[G_TILES] + i]
-    st[SUPPLY_LEN] = tiles
-    mt.shuffle(g, st[SUPPLY : SUPPLY + tiles], tiles)
-    for slot in range(N_SLOTS):
-        st[DISPLAY + slot] = -1
-    for slot in range(N_SLOTS):
-        if st[SUPPLY_LEN]:
-            _put(st, slot, _pop_supply(st))
-    if gp[G_RESHUFFLE]:
-        for colour in range(N_SLOTS // 2):
-            st[RESHUFFLES] += _reshuffle(st, g, 2 * colour)
-    deck = np.empty(DECK, dtype=np.int64)
-    for p in range(n):
-        for i in range(DECK):
-            deck[i] = i
-        mt.shuffle(g, deck, np.int64(DECK))
-        st[HANDS + HAND_SIZE * p] = deck[DECK - 1]
-        st[HANDS + HAND_SIZE * p + 1] = deck[DECK - 2]
-        st[HAND_LEN + p] = HAND_SIZE
-        for i in range(DECK - HAND_SIZE):
-            st[DECKS + DECK * p + i] = deck[i]
-        st[DECK_LEN + p] = DECK - HAND_SIZE
-    missions = np.arange(N_SYMBOLS)
-    mt.shuffle(g, missions, np.int64(N_SYMBOLS))
-    for p in range(n):
-        st[MISSIONS + 2 * p] = missions[2 * p]
-        st[MISSIONS + 2 * p + 1] = missions[2 * p + 1]
-        occupied = gp[gp[G_PREPRINTED] + st[GARDEN + p]]
-        st[OCCUPIED + p] = occupied
-        st[REACH + p] = flood(ROW_MASK[1], occupied)
-        st[NOBLE_ZONE + p] = FULL
-        st[SCORE + p] = p * gp[G_SEAT_BONUS]
-        st[EXP_SIDE + p] = -1
-        st[EXP_BOARD + p] = -1
-    if gp[G_EXPANSION]:
-        picked = np.empty(n, dtype=np.int64)
-        mt.sample_indices(g, gp[G_N_EXP_BOARDS], n, picked)
-        for p in range(n):
-            st[EXP_BOARD + p] = picked[p]
-        st[PHASE] = SIDE
-        _side_choices(st, gp)
-    else:
-        start_turn(st, gp)
-
-
-@nb.njit(cache=True)
-def _side_choices(st: np.ndarray, gp: np.ndarray) -> None:
+def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     board = st[EXP_BOARD + st[CURRENT]]
     for k in range(SIDES_PER_BOARD):
         st[LEGAL + k] = gp[gp[G_EXP_BOARD_SIDES] + board * SIDES_PER_BOARD + k]
@@ -417,9 +337,9 @@ def _end_turn(
     filled = st[FILLED]
     if filled != ALL_SLOTS and st[SUPPLY_LEN]:
         slot = bit_length(~filled & ALL_SLOTS) - 1
-        _put(st, slot, _pop_supply(st))
+        put_tile(st, slot, pop_supply(st))
         if gp[G_RESHUFFLE]:
-            reshuffles = _reshuffle(st, g, slot)
+            reshuffles = reshuffle(st, g, slot)
             st[RESHUFFLES] += reshuffles
     if st[DECK_LEN + p]:
         st[DECK_LEN + p] -= 1
@@ -482,7 +402,7 @@ def apply(
         st[EXP_SIDE + p] = action
         if p + 1 < st[N]:
             st[CURRENT] = p + 1
-            _side_choices(st, gp)
+            side_choices(st, gp)
         else:
             st[CURRENT] = 0
             start_turn(st, gp)

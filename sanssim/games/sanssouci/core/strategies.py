@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
+from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DISPLAY,
@@ -25,17 +26,11 @@ from sanssim.games.sanssouci.core.layout import (
     G_MISSION_POINTS,
     G_N,
     G_ROW_POINTS,
-    G_SIDE_MARKS,
-    G_SYMBOL_COLUMN,
-    G_TARGET,
-    GARDEN,
     GARDENERS,
     HAND_LEN,
     HANDS,
     LEGAL,
     LEGAL_LEN,
-    MISSIONS,
-    N_SYMBOLS,
     NOBLE_ROWS,
     NOBLE_ZONE,
     OCCUPIED,
@@ -52,14 +47,18 @@ from sanssim.games.sanssouci.core.rules import (
     expansion_mark,
     flood,
 )
-from sanssim.games.sanssouci.engine import (
-    BELOW as _BELOW,
+from sanssim.games.sanssouci.core.tactics import (
+    BELOW,
+    gardener_spots,
+    mission_columns,
+    paid_sum,
+    row_sum,
+    target_of,
 )
 from sanssim.games.sanssouci.engine import (
     CARD_JOKER,
     CARD_PAIR,
     DISCARD,
-    FULL,
     HAND_SIZE,
     N_COLS,
     N_SLOTS,
@@ -70,11 +69,9 @@ from sanssim.games.sanssouci.engine import (
     SIDE,
     TAKE,
 )
-from sanssim.games.sanssouci.strategies.greedy import TIE
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
-BELOW = np.array(_BELOW, dtype=np.int64)
 WEIGHT_NAMES = tuple(p.name for p in HeuristicStrategy.params)
 (
     W_OPTION, W_MISSION, W_PATH, W_LATENT, W_BLOCK, W_ROW, W_COLUMN, W_DECAY, W_SKIP,
@@ -101,54 +98,6 @@ def weights(heuristic: dict[str, float], rollouts: int = 0, width: int = 0) -> n
 
 
 @nb.njit(cache=True)
-def row_sum(mask: np.int64) -> np.int64:
-    """Row values of the squares in `mask` (tactics.row_sum)."""
-    total = 0
-    while mask:
-        total += low_bit(mask) // N_COLS + 1
-        mask &= mask - 1
-    return total
-
-
-@nb.njit(cache=True)
-def paid_sum(mask: np.int64, gp: np.ndarray) -> np.int64:
-    """What missions would pay on the squares of `mask` (tactics.row_sum with points)."""
-    total = 0
-    while mask:
-        total += gp[G_MISSION_POINTS + low_bit(mask) // N_COLS + 1]
-        mask &= mask - 1
-    return total
-
-
-@nb.njit(cache=True)
-def deepest_row(mask: np.int64) -> np.int64:
-    return (bit_length(mask) - 1) // N_COLS + 1 if mask else 0
-
-
-@nb.njit(cache=True)
-def target_of(st: np.ndarray, gp: np.ndarray, p: np.int64, slot: np.int64) -> np.int64:
-    symbol = st[DISPLAY + slot]
-    return gp[gp[G_TARGET] + st[GARDEN + p] * N_SLOTS * N_SYMBOLS + slot * N_SYMBOLS + symbol]
-
-
-@nb.njit(cache=True)
-def gardener_spots(occupied: np.int64, target: np.int64) -> np.int64:
-    """Where a gardener may go when `target` is occupied (tactics.Garden.landing)."""
-    free = ~occupied & FULL
-    spots = free & (ROW_MASK[target // N_COLS + 1] | COL_MASK[target % N_COLS])
-    return spots if spots else free
-
-
-@nb.njit(cache=True)
-def mission_columns(st: np.ndarray, gp: np.ndarray, p: np.int64) -> np.int64:
-    """The columns of the seat's two missions, as a mask of squares."""
-    columns = gp[G_SYMBOL_COLUMN] + st[GARDEN + p] * N_SYMBOLS
-    a = gp[columns + st[MISSIONS + 2 * p]]
-    b = gp[columns + st[MISSIONS + 2 * p + 1]]
-    return COL_MASK[a] | COL_MASK[b]
-
-
-@nb.njit(cache=True)
 def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray) -> np.int64:
     """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score."""
     n_legal = st[LEGAL_LEN]
@@ -164,55 +113,6 @@ def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray)
         if scores[i] > best_score:
             best, best_score = st[LEGAL + i], scores[i]
     return best
-
-
-# ---------------------------------------------------------------------- greedy
-
-
-@nb.njit(cache=True)
-def _greedy_place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> float:
-    p = st[CURRENT]
-    reach = st[REACH + p]
-    gardeners = st[GARDENERS + p]
-    zone = st[NOBLE_ZONE + p]
-    bit = np.int64(1) << sq
-    new = np.int64(0)
-    if NEIGHBOURS[sq] & reach:
-        new = flood(reach | bit, st[OCCUPIED + p] | bit) & ~reach
-    options = (reach & ~gardeners & zone) | (new & zone & ~gardeners)
-    if gardener:
-        options &= ~bit
-    points = expansion_mark(st, gp, p, sq, gardener) + deepest_row(options)
-    return points + TIE * row_sum(new)
-
-
-@nb.njit(cache=True)
-def greedy_score(st: np.ndarray, gp: np.ndarray, action: np.int64) -> float:
-    """GreedyStrategy's score of one legal choice."""
-    phase = st[PHASE]
-    p = st[CURRENT]
-    if phase == SIDE:
-        return TIE * gp[gp[G_SIDE_MARKS] + action]
-    if phase == TAKE:
-        if action >= DISCARD:
-            return float(deepest_row(st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]))
-        slot = action % 10
-        target = target_of(st, gp, p, slot)
-        occupied = st[OCCUPIED + p]
-        if not (occupied >> target) & 1:
-            return _greedy_place(st, gp, target, LANDSCAPE)
-        best = -np.inf
-        spots = gardener_spots(occupied, target)
-        while spots:
-            best = max(best, _greedy_place(st, gp, low_bit(spots), GARDENER))
-            spots &= spots - 1
-        return best
-    if phase == PLACE:
-        return _greedy_place(st, gp, action, GARDENER)
-    if action == PASS:
-        return 0.0
-    in_mission = (mission_columns(st, gp, p) >> action) & 1
-    return action // N_COLS + 1 + TIE * in_mission
 
 
 # ---------------------------------------------------------------------- heuristic
