@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from sanssim import __version__
+from sanssim.compiled import ENGINES
 from sanssim.errors import SanssimError
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
@@ -56,11 +57,24 @@ def _declared_options() -> dict[str, tuple[Option, list[str]]]:
 GAME_OPTIONS = _declared_options()
 # Options that describe what is played (an experiment file's keys, with the turn log as a
 # flag); --config and --resume bring their own.
-RUN_OPTIONS = (*(k for k in COMMON_KEYS if k != "turn_log"), "no_turn_log", *GAME_OPTIONS)
+RUN_OPTIONS = (
+    *(k for k in COMMON_KEYS if k not in ("turn_log", "engine")),
+    "no_turn_log",
+    *GAME_OPTIONS,
+)
+
+
+ENGINE_OPTION = click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    help="Play on the compiled engine, on Python, or (auto, the default) compiled when the "
+    "game and every seat's strategy have a compiled form. The games are the same.",
+)
 
 
 def executor_options(command: Callable) -> Callable:
-    """--workers, --executor and --address: where the games of `run` and `tune` are played."""
+    """--workers, --executor, --address and --engine: where and how the games of `run` and
+    `tune` are played."""
     for option in reversed(
         (
             click.option("--workers", type=int, help="Worker processes (default: all cores)."),
@@ -77,6 +91,7 @@ def executor_options(command: Callable) -> Callable:
                 help="Ray cluster: host:port of the head, ray://host:10001 or auto "
                 "(default: $RAY_ADDRESS, else start a local Ray).",
             ),
+            ENGINE_OPTION,
         )
     ):
         command = option(command)
@@ -224,7 +239,7 @@ def run(ctx: click.Context, **options: object) -> None:
     except SanssimError as exc:
         fail(str(exc))
     outcomes, seconds, used = _play(
-        run_plan, str(options["executor"]), address, workers, chunk_size
+        run_plan, str(options["executor"]), address, workers, chunk_size, options["engine"]
     )
     if out is None and not resume:
         link_latest(run_plan.out)
@@ -237,6 +252,7 @@ def _play(
     address: str | None,
     workers: int | None,
     chunk_size: int | None,
+    engine: object = None,
 ) -> tuple[list[Outcome], float, int]:
     """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
     to resume. Returns the outcomes, the seconds taken and the workers used."""
@@ -248,6 +264,7 @@ def _play(
         executor = executor_for(executor_name, workers, address)
     except SanssimError as exc:
         fail(str(exc))
+    executor.engine = engine  # type: ignore[assignment]
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -506,6 +523,7 @@ def strategies(game: str) -> None:
 @game_option_flags
 @click.option("--no-turn-log", is_flag=True, help="Write results only.")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@ENGINE_OPTION
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.pass_context
@@ -535,7 +553,9 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
         run_plan = plan(out, arms, bool(options["force"]))
     except SanssimError as exc:
         fail(str(exc))
-    outcomes, seconds, used = _play(run_plan, "local", None, options["workers"], None)
+    outcomes, seconds, used = _play(
+        run_plan, "local", None, options["workers"], None, options["engine"]
+    )
     _print_summary(run_plan, outcomes, seconds, used)
     try:
         click.echo(
@@ -669,12 +689,19 @@ def tune(ctx: click.Context, **options: object) -> None:
         tuning.check_out(out, plan, bool(options["force"]), bool(options["resume"]))
     except SanssimError as exc:
         fail(str(exc))
-    search = _tune(plan, out, str(options["executor"]), options["address"], workers)  # type: ignore[arg-type]
+    search = _tune(
+        plan, out, str(options["executor"]), options["address"], workers, options["engine"]
+    )  # type: ignore[arg-type]
     _print_tune(search)
 
 
 def _tune(
-    plan: Tune, out: Path, executor_name: str, address: str | None, workers: int | None
+    plan: Tune,
+    out: Path,
+    executor_name: str,
+    address: str | None,
+    workers: int | None,
+    engine: object = None,
 ) -> Search:
     """Play a checked tune with one progress bar over its budget; an interrupt keeps the
     finished games and says how to resume."""
@@ -688,6 +715,7 @@ def _tune(
         executor = executor_for(executor_name, workers, address)
     except SanssimError as exc:
         fail(str(exc))
+    executor.engine = engine  # type: ignore[assignment]
     counted: set[str] = set()
     bar = tqdm(total=plan.settings.budget, unit="game", desc="tune", dynamic_ncols=True)
 

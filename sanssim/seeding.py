@@ -20,6 +20,11 @@ def derive_seed(*parts: int | str) -> int:
     return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
 
 
+def strategy_seed(game_seed: int, seat: int) -> int:
+    """The seed of seat `seat`'s strategy stream in the game of `game_seed`."""
+    return derive_seed(game_seed, seat, 1)
+
+
 def stream(seed: int, source: str) -> random.Random:
     """The random stream of one named source of chance within a game."""
     return random.Random(derive_seed(seed, source))

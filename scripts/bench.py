@@ -1,4 +1,5 @@
-"""Speed figures for the README: engine rates per strategy, full runs, executors, memory.
+"""Speed figures for the README: engine rates per strategy (Python, and compiled for a game
+with a core), full runs, executors, memory, compile times.
 
     .venv/bin/python scripts/bench.py            # every game; full-size runs
     .venv/bin/python scripts/bench.py --quick    # smaller numbers, a few minutes
@@ -19,20 +20,19 @@ import multiprocessing
 import os
 import platform
 import resource
-import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench_common import Measure, Settings, prefix, timed_run
+from bench_compiled import compile_times, compiled_rate, compiled_run
+
+from sanssim.compiled import PYTHON
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.runner.batch import MAX_CHUNK, chunk_size_for
-from sanssim.runner.config import sweep
-from sanssim.runner.executor import Executor, LocalExecutor, default_workers
+from sanssim.runner.executor import LocalExecutor, default_workers
 from sanssim.runner.play import game_seed, play_game
 from sanssim.runner.ray_executor import executor_for
-from sanssim.runner.run import execute, plan
 from sanssim.strategies import StrategySpec, resolve
 
 REPO = Path(__file__).resolve().parent.parent
@@ -51,22 +51,6 @@ MAX_RAY_OVERHEAD = 0.15
 MAX_RSS_GROWTH = 1.1
 # A 1-minute load average above this (other processes running) makes wall-clock ratios noise.
 BUSY_LOAD = 0.5
-
-Measure = Callable[["Settings", dict[str, Any]], dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Settings:
-    quick: bool
-    workers: int
-
-    def games(self, full: int, quick: int) -> int:
-        return quick if self.quick else full
-
-
-def prefix(game: str) -> str:
-    """Measurement names: Sanssouci's as before other games existed, the others' prefixed."""
-    return "" if game == DEFAULT_GAME else f"{game}_"
 
 
 def engine_rate(name: str, strategy: str, players: int) -> Measure:
@@ -118,7 +102,8 @@ def full_run(name: str, turn_log: bool) -> Measure:
         players, full, quick = RUNS.get(name, RUNS_DEFAULT)
         games = settings.games(full, quick)
         executor = LocalExecutor(settings.workers)
-        result = _timed_run(executor, games, turn_log, game=name, players=players)
+        executor.engine = PYTHON
+        result = timed_run(executor, games, turn_log, game=name, players=players)
         no_log = figures.get(f"{prefix(name)}run_{players}p_no_turn_log")
         if turn_log and no_log:
             result["fraction_of_no_turn_log"] = result["games_per_s"] / no_log["games_per_s"]
@@ -142,8 +127,9 @@ def executor_run(name: str, workers: int) -> Measure:
         chunk = chunk_size_for(games, 2)  # the same chunks for every executor and count
         start = time.perf_counter()
         executor = executor_for(name, workers)
+        executor.engine = PYTHON
         started = time.perf_counter() - start
-        result = _timed_run(executor, games, True, chunk)
+        result = timed_run(executor, games, True, chunk)
         one = figures.get("local_1_worker")
         local = figures.get(f"local_{workers}_workers")
         if name == "ray":
@@ -161,62 +147,6 @@ def executor_run(name: str, workers: int) -> Measure:
         return result
 
     return measure
-
-
-def _timed_run(
-    executor: Executor,
-    games: int,
-    turn_log: bool,
-    chunk_size: int | None = None,
-    game: str = DEFAULT_GAME,
-    players: int = 4,
-) -> dict[str, Any]:
-    """One random run into a temporary directory (Sanssouci four-player unless said); CPU
-    counts every process."""
-    arms = sweep(
-        [players], game=game, games=games, seed=1, strategies=["random"], turn_log=turn_log
-    )
-    with tempfile.TemporaryDirectory() as tmp, executor:
-        out = Path(tmp) / "run"
-        start, cpu = time.perf_counter(), _tree_cpu_seconds()
-        execute(plan(out, arms, force=False), executor, ["bench"], chunk_size)
-        seconds = time.perf_counter() - start
-        cpu = _tree_cpu_seconds() - cpu  # before close: Ray's start-up and shutdown excluded
-        size = sum(f.stat().st_size for f in out.rglob("*.parquet"))
-    return {
-        "games": games,
-        "workers": executor.workers,
-        "seconds": seconds,
-        "games_per_s": games / seconds,
-        "games_per_cpu_s": games / cpu,
-        "parquet_mb": size / 1e6,
-    }
-
-
-def _tree_cpu_seconds() -> float:
-    """CPU time of this process, its finished children, and every live descendant (pool
-    workers, Ray's raylet, GCS and workers) with the children each of them has reaped."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
-    total = own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
-    parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        pid = int(stat.parent.name)
-        parents[pid] = int(fields[1])
-        ticks[pid] = sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
-    mine = {os.getpid()}
-    grew = True
-    while grew:
-        found = {pid for pid, parent in parents.items() if parent in mine} - mine
-        grew = bool(found)
-        mine |= found
-    mine.discard(os.getpid())
-    return total + sum(ticks[pid] for pid in mine) / os.sysconf("SC_CLK_TCK")
 
 
 def memory(small: tuple[int, int], large: tuple[int, int]) -> Measure:
@@ -249,7 +179,7 @@ def _peak_rss(games: int, workers: int) -> tuple[float, float]:
 
 
 def _rss_child(games: int, workers: int, send: Any) -> None:
-    _timed_run(LocalExecutor(workers), games, turn_log=True, chunk_size=MAX_CHUNK)
+    timed_run(LocalExecutor(workers), games, turn_log=True, chunk_size=MAX_CHUNK)
     # ru_maxrss would count the parent's pages from before exec; VmHWM starts afresh.
     status = Path("/proc/self/status").read_text()
     driver = int(status.split("VmHWM:")[1].split()[0]) / 1e3
@@ -271,6 +201,16 @@ def measurements(name: str) -> list[tuple[str, Measure]]:
         (f"{pre}run_{players}p_no_turn_log", full_run(name, turn_log=False)),
         (f"{pre}run_{players}p_turn_log", full_run(name, turn_log=True)),
     ]
+    if get_game(name).core() is not None:
+        found += [
+            (f"{pre}compiled_engine_{strategy}_{n}p", compiled_rate(name, strategy, n))
+            for strategy in STRATEGIES
+            for n in (2, 3, 4)
+        ]
+        found += [
+            (f"{pre}compiled_run_{players}p_heuristic_turn_log", compiled_run(name, players)),
+            (f"{pre}compile", compile_times(name)),
+        ]
     if name == DEFAULT_GAME:
         found += [
             ("local_1_worker", executor_run("local", 1)),
@@ -289,6 +229,12 @@ TARGETS = (
     ("engine_random_4p", "games_per_s", 1500, True),
     ("engine_heuristic_4p", "games_per_s", 200, True),
     ("run_4p_no_turn_log", "fraction_of_engine_x_workers", 0.75, True),
+    ("compiled_engine_random_4p", "games_per_s", 100_000, True),
+    ("compiled_engine_heuristic_4p", "games_per_s", 10_000, True),
+    ("compiled_engine_lookahead_4p", "ms_per_decision", 2, False),
+    ("compiled_run_4p_heuristic_turn_log", "games_per_s", 5_000, True),
+    ("compile", "cold_s", 10, False),
+    ("compile", "warm_s", 1, False),
     ("seikatsu_engine_random_2p", "games_per_s", 6000, True),
     ("seikatsu_engine_heuristic_2p", "games_per_s", 300, True),
     ("seikatsu_run_2p_turn_log", "games_per_s", 2500, True),

@@ -445,7 +445,7 @@ def test_a_bug_of_ours_is_logged_with_what_replays_it(tmp_path, monkeypatch):
         return real(game_type, game, specs, seed, record)
 
     monkeypatch.setattr(job, "play_game", broken)
-    run_arms(tmp_path / "r", sweep([2], games=4), workers=1)
+    run_arms(tmp_path / "r", sweep([2], games=4, engine="python"), workers=1)
     (failure,) = read_json(tmp_path / "r" / "manifest.json")["failures"]
     assert failure["kind"] == "internal" and failure["game_id"] == 2
     assert failure["game_seed"] == game_seed(1, 2) and failure["seat"] is None

@@ -4,6 +4,7 @@ legality, reproducibility, strength on small samples, and blindness to hidden in
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 
 import pytest
@@ -199,15 +200,21 @@ def choices_until_public_diverges(name: str, state: State, twin: State, seat: in
     return compared
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
-def test_choices_ignore_hidden_information(name: str) -> None:
+def hidden_twins() -> Iterator[tuple[State, State]]:
+    """Deals of 2 and 3 players (expansion), each with its twin for seat 0."""
     for config in (GameConfig(n_players=2), GameConfig(n_players=3, expansion=True)):
         game = Game(config)
         for seed in (3, 4):
             state = game.new_state(seed)
             twin = hidden_twin(state, 0, random.Random(seed))
             assert twin.supply != state.supply and twin.missions != state.missions
-            assert choices_until_public_diverges(name, state, twin, 0) >= 10
+            yield state, twin
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_choices_ignore_hidden_information(name: str) -> None:
+    for state, twin in hidden_twins():
+        assert choices_until_public_diverges(name, state, twin, 0) >= 10
 
 
 class Peeking(HeuristicStrategy):

@@ -8,18 +8,53 @@ games. The Python engine stays the reference: a core that disagrees with it is w
 
 Randomness is `sanssim.compiled.rng`, Python's MT19937 replicated draw for draw, seeded
 from the same derived seeds (`sanssim.seeding`) as the Python engine and strategies.
+
+This module itself never imports numba: it picks the engine for a chunk
+(`core_for`), compiles a core once in the driver (`prepare`, one progress line the
+first time), and keeps numba's on-disk cache in a user cache directory
+(`NUMBA_CACHE_DIR` when set). Without numba every run plays in Python after one
+warning line.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import os
+import shutil
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from sanssim.errors import ConfigError
 
 if TYPE_CHECKING:
     import polars as pl
 
+    from sanssim.games.base import GameType
     from sanssim.strategies.base import StrategySpec
+
+AUTO, COMPILED, PYTHON = ENGINES = ("auto", "compiled", "python")
+
+
+def cache_dir() -> Path:
+    """Where numba keeps compiled code: $NUMBA_CACHE_DIR, else the user cache directory."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "sanssim" / "numba"
+
+
+# Before numba is imported (the cores import it through this package), so that its
+# cache lands in the user cache directory rather than beside the installed sources; numba
+# imported earlier reads its configuration instead, as the cores' modules are decorated.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir()))
+if "numba" in sys.modules:
+    sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +66,9 @@ class CoreChunk:
 
 
 class Core(Protocol):
-    """One game's compiled fast path."""
+    """One game's compiled fast path; `title` names it in the first compile's line."""
+
+    title: str
 
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         """True when every seat's strategy (with its parameters) has a compiled form."""
@@ -49,3 +86,94 @@ class Core(Protocol):
         record: bool,
     ) -> CoreChunk:
         """Play `games` ((game_id, game_seed) pairs) and return the Python path's frames."""
+
+
+@cache
+def numba_available() -> bool:
+    """Whether numba imports here; the first time it does not, one warning line."""
+    try:
+        import numba  # noqa: F401
+    except ImportError as exc:
+        print(
+            f"sanssim: warning: numba cannot be imported ({exc}); playing in Python",
+            file=sys.stderr,
+        )
+        return False
+    return True
+
+
+def core_for(game_type: GameType, specs: Sequence[StrategySpec], engine: str) -> Core | None:
+    """The core that plays a chunk on `engine`, or None for the Python engine: `auto` takes
+    the game's core when it has every seat's strategy compiled; `compiled` insists."""
+    if engine not in ENGINES:
+        raise ConfigError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == PYTHON:
+        return None
+    core = game_type.core()
+    if core is not None and core.supports(specs) and numba_available():
+        return core
+    if engine == AUTO:
+        return None
+    if core is None:
+        why = f"{game_type.name} has no compiled engine"
+    elif not core.supports(specs):
+        named = ", ".join(sorted({spec.name for spec in specs}))
+        why = f"not every strategy of {named} has a compiled form"
+    else:
+        why = "numba cannot be imported"
+    raise ConfigError(f"--engine compiled: {why}")
+
+
+def prepare(core: Core) -> None:
+    """Compile `core` (or load it from the cache) once in this process, saying so the first
+    time it compiles for these sources on this machine.
+
+    numba checks a cached function against its own file only, not against the constants it
+    reads from other modules; so when any source of the core changed, its cached code is
+    dropped first, and the whole core compiles afresh."""
+    if type(core) in _PREPARED:
+        return
+    folders = _source_folders(core)
+    marker = cache_dir() / f"sanssim-{type(core).__name__}-{_digest(folders)}.ready"
+    if not marker.exists():
+        print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
+        _drop_cached(folders)
+    core.compile()
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    _PREPARED.add(type(core))
+
+
+_PREPARED: set[type] = set()
+
+
+def _source_folders(core: Core) -> list[Path]:
+    """The folders of every module a core's compiled code may read: its game's package
+    (the core's package's parent) and this one."""
+    game = Path(os.path.abspath(inspect.getfile(type(core)))).parents[1]  # as numba names it
+    here = Path(os.path.abspath(__file__)).parent
+    return sorted({p.parent for p in game.rglob("*.py")} | {here})
+
+
+def _digest(folders: list[Path]) -> str:
+    """Changes whenever a source in `folders`, numba's version or Python's changes."""
+    import numba
+
+    digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    for folder in folders:
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _drop_cached(folders: list[Path]) -> None:
+    """Remove numba's cache entries for the modules in `folders`, wherever numba keeps
+    them: one cache folder per source folder under the cache directory, or beside the
+    sources."""
+    from numba.core.caching import _CacheLocator
+
+    for folder in folders:
+        subpath = _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
+        shutil.rmtree(cache_dir() / subpath, ignore_errors=True)
+        for cached in folder.glob("__pycache__/*.nb[ic]"):
+            cached.unlink(missing_ok=True)

@@ -41,27 +41,29 @@ def to_python(g: np.ndarray) -> _random.Random:
     return rng
 
 
-@nb.njit(cache=True, inline="always")
-def _init_genrand(g: np.ndarray, s: np.uint32) -> None:
-    g[0] = s
+def _initial_state() -> np.ndarray:
+    """`init_genrand(19650218)`, where every `init_by_array` starts: the same words for
+    every seed, so computed once."""
+    g = np.zeros(STATE, dtype=np.uint32)
+    g[0] = 19650218
     for i in range(1, N):
-        prev = np.uint64(g[i - 1])
-        g[i] = np.uint32(
-            (np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i))
-            & np.uint64(0xFFFFFFFF)
-        )
+        prev = int(g[i - 1])
+        g[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF
     g[N] = N
+    return g
+
+
+_INITIAL = _initial_state()
 
 
 @nb.njit(cache=True)
 def seed(g: np.ndarray, value: np.int64) -> None:
-    """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64."""
+    """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64 (or its
+    bit pattern as an int64)."""
     v = np.uint64(value)
-    key = np.empty(2, dtype=np.uint32)
-    key[0] = np.uint32(v & np.uint64(0xFFFFFFFF))
-    key[1] = np.uint32(v >> np.uint64(32))
+    key = (np.uint32(v & np.uint64(0xFFFFFFFF)), np.uint32(v >> np.uint64(32)))
     key_length = 2 if key[1] != 0 else 1
-    _init_genrand(g, np.uint32(19650218))
+    g[:] = _INITIAL
     i, j = 1, 0
     mask = np.uint64(0xFFFFFFFF)
     for _ in range(max(N, key_length)):
@@ -99,7 +101,7 @@ def _twist(g: np.ndarray) -> None:
     g[N] = 0
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _mix(y: np.uint32) -> np.uint32:
     return (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
 

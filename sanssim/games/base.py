@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from sanssim.analysis.section import Context, Section
+    from sanssim.compiled import Core
     from sanssim.strategies.base import Strategy
 
 OptionValue = bool | int | float | str | None
@@ -184,6 +185,11 @@ class GameType(ABC):
     @abstractmethod
     def strategies(self) -> Mapping[str, type[Strategy]]:
         """The game's own strategies by name (the shared ones are added by the registry)."""
+
+    def core(self) -> Core | None:
+        """The game's compiled engine (`sanssim.compiled.Core`), if it has one: it plays the
+        same games as the Python engine, faster. Default: none."""
+        return None
 
     # ---------------------------------------------------------------- logs
 

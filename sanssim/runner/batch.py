@@ -37,6 +37,7 @@ class Part:
     tables: dict[str, bytes]
     rows: dict[str, int]
     failures: tuple[dict[str, Any], ...]
+    engine: str = "python"  # which engine played it (information only: the games are the same)
 
 
 class Job(Protocol):
@@ -240,6 +241,7 @@ def run_batch(
                 "turns_rows": part.rows.get("turns", 0),
                 "rows": part.rows,
                 "failed": len(part.failures),
+                "engine": part.engine,
             }
         )
         manifest["parts"].sort(key=lambda p: p["games"][0])

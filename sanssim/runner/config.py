@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sanssim.compiled import AUTO, ENGINES
 from sanssim.errors import SanssimError
 from sanssim.games import DEFAULT_GAME, GameType, game_names, get_game
 from sanssim.games.base import OptionValue
@@ -40,6 +41,8 @@ class RunConfig:
     (name, value) pairs, only those given (the game resolves the rest).
     `components_file` names the file the component data came from (None: the packaged
     data); it is provenance only, so it is no part of the configuration compared on resume.
+    `engine` (`auto`, `compiled`, `python`) says how the games are played, not which: both
+    engines play the same games, so it is no part of the configuration either.
     """
 
     n_players: int
@@ -51,6 +54,7 @@ class RunConfig:
     game_name: str = DEFAULT_GAME
     components: Any = field(default=None, compare=False, repr=False)
     components_file: str | None = field(default=None, compare=False)
+    engine: str = field(default=AUTO, compare=False)
 
     @property
     def game_type(self) -> GameType:
@@ -128,6 +132,7 @@ def build_config(
     turn_log: bool = True,
     components: Any = None,
     components_file: str | None = None,
+    engine: str = AUTO,
     options: Mapping[str, object] | None = None,
     **more_options: object,
 ) -> RunConfig:
@@ -148,6 +153,8 @@ def build_config(
         raise RunError(f"seed must be 0 or more, got {seed}")
     if not isinstance(turn_log, bool):
         raise RunError(f"turn_log must be true or false, got {turn_log!r}")
+    if engine not in ENGINES:
+        raise RunError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if isinstance(strategies, str):
         strategies = [strategies]
     if not strategies or not all(isinstance(s, str) for s in strategies):
@@ -174,6 +181,7 @@ def build_config(
         game_name=game,
         components=components if components is not None else game_type.load_components(),
         components_file=components_file,
+        engine=engine,
     )
     config.game()  # the game's own checks of the design
     return config
@@ -201,7 +209,9 @@ def sweep(players: Sequence[int], **options: Any) -> list[Arm]:
 
 
 # Keys of an experiment file that every game has; each game adds its options' names.
-COMMON_KEYS = ("game", "players", "games", "seed", "strategy", "turn_log", "components")
+COMMON_KEYS = (
+    "game", "players", "games", "seed", "strategy", "turn_log", "components", "engine",
+)  # fmt: skip
 
 
 def load_experiment(path: str | Path) -> list[Arm]:
@@ -276,7 +286,7 @@ def _experiment_arms(path: Path, name: str, options: dict[str, Any]) -> list[Arm
         components_file = str(source.resolve())
     common = {
         "strategies": options.pop("strategy", DEFAULT_STRATEGY),
-        **{k: options.pop(k) for k in ("games", "seed", "turn_log") if k in options},
+        **{k: options.pop(k) for k in ("games", "seed", "turn_log", "engine") if k in options},
     }
     configs = [
         build_config(

@@ -35,6 +35,9 @@ def default_workers() -> int:
 
 class Executor(ABC):
     workers: int
+    # The engine every arm is played on (`auto`, `compiled`, `python`), when a command says;
+    # None: each arm's own (`RunConfig.engine`). It changes how games are played, never which.
+    engine: str | None = None
 
     @abstractmethod
     def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from sanssim.compiled import COMPILED, Core, core_for
 from sanssim.errors import IllegalActionError
 from sanssim.runformat import RESULTS, TURNS
 from sanssim.runner.batch import Part
@@ -37,6 +38,9 @@ class GameJob:
         game_type = config.game_type
         game = config.game()
         specs = config.specs()
+        core = core_for(game_type, specs, config.engine)
+        if core is not None:
+            return self._compiled_chunk(core, game, specs, start, stop)
         finished: list[tuple[int, int, Any]] = []
         failures = []
         for game_id in range(start, stop):
@@ -57,6 +61,23 @@ class GameJob:
             tables={name: _parquet(df) for name, df in frames.items()},
             rows={name: df.height for name, df in frames.items()},
             failures=tuple(failures),
+        )
+
+    def _compiled_chunk(self, core: Core, game: Any, specs: list, start: int, stop: int) -> Part:
+        """The chunk on the game's compiled core: the same games, rows and frames."""
+        config = self.config
+        ids = [(game_id, game_seed(config.seed, game_id)) for game_id in range(start, stop)]
+        chunk = core.play_chunk(game, specs, self.run_id, config.strategies, ids, config.turn_log)
+        frames = {RESULTS: chunk.results}
+        if chunk.turns is not None:
+            frames[TURNS] = chunk.turns
+        return Part(
+            start=start,
+            stop=stop,
+            tables={name: _parquet(df) for name, df in frames.items()},
+            rows={name: df.height for name, df in frames.items()},
+            failures=(),
+            engine=COMPILED,
         )
 
 

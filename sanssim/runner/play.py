@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sanssim.games.base import GameType
-from sanssim.seeding import derive_seed
+from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import Strategy, StrategySpec
 
 
@@ -16,7 +16,7 @@ def game_seed(master_seed: int, game_index: int) -> int:
 
 
 def strategy_rng(seed: int, seat: int) -> random.Random:
-    return random.Random(derive_seed(seed, seat, 1))
+    return random.Random(strategy_seed(seed, seat))
 
 
 class GameFailure(Exception):

@@ -13,6 +13,7 @@ import polars as pl
 
 from sanssim import __version__
 from sanssim.analysis.stats import mean_table, rate_table
+from sanssim.compiled import COMPILED, PYTHON, core_for, prepare
 from sanssim.games import DEFAULT_GAME, get_game
 from sanssim.runformat import INDEX, MANIFEST, RESULTS, SCHEMA_VERSION
 from sanssim.runner import precision
@@ -245,10 +246,11 @@ def execute(
         write_index(run_plan.out, index_entries(run_plan.arms), command)
     jobs = []
     targets = run_plan.precision
-    for arm, run_dir, continuing in zip(
-        run_plan.arms, run_plan.dirs, run_plan.continuing, strict=True
+    played_on = [_on_engine(arm.config, executor.engine) for arm in run_plan.arms]
+    for arm, config, run_dir, continuing in zip(
+        run_plan.arms, played_on, run_plan.dirs, run_plan.continuing, strict=True
     ):
-        job = GameJob(arm.config, arm.config.fingerprint())
+        job = GameJob(config, arm.config.fingerprint())
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
             header = _header(arm.config, command)
@@ -279,6 +281,15 @@ def execute(
                     _stopped_at(run_dir, look, report)
                 break
     return [_merged(outcomes) for outcomes in played.values()]
+
+
+def _on_engine(config: RunConfig, engine: str | None) -> RunConfig:
+    """The arm with its engine settled here, in the driver, before any worker starts: the
+    compiled one (compiled now, or loaded from the cache) or Python."""
+    core = core_for(config.game_type, config.specs(), engine or config.engine)
+    if core is not None:
+        prepare(core)
+    return replace(config, engine=PYTHON if core is None else COMPILED)
 
 
 def _stopped_at(run_dir: Path, look: int, report: dict[str, Any]) -> None:

@@ -11,8 +11,10 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
 import polars as pl
 
+from sanssim.compiled.frames import coded, coded_lists, lists
 from sanssim.errors import SanssimError
 from sanssim.games.base import check_turn_rows
 from sanssim.games.sanssouci import (
@@ -114,36 +116,43 @@ _read_record = attrgetter(*_READ_FIELDS)
 _HAND_WIDTH = 2
 
 
+# A results row's integer values, as the compiled core also gives them: the garden side,
+# expansion side (-1: none) and missions by index, the breakdown, then the nine noble rows.
+RESULT_VALUES = (
+    "garden_side",
+    "expansion_side",
+    "mission_a",
+    "mission_b",
+    "noble_points",
+    "expansion_points",
+    "row_bonus",
+    "column_bonus",
+    "mission_points",
+    "total",
+    "gardeners",
+    "rows_completed",
+    "columns_completed",
+    "rank",
+    "reshuffles",
+    "handicap_points",
+)
+NOBLE_ROWS_AT = len(RESULT_VALUES)
+
+
 def result_frame(
     run_id: str, game: Game, strategies: Sequence[str], finished: list[tuple[int, int, State]]
 ) -> pl.DataFrame:
     """One row per (game, seat)."""
-    config = game.config
-    comps = game.components
-    tile_set = config.resolved_tile_set
-    rows = []
-    for game_id, seed, state in finished:
+    values = []
+    for _game_id, _seed, state in finished:
         ranks = state.ranks()
         for seat in range(state.n):
             b = state.breakdown(seat)
-            exp = state.exp_side[seat]
-            mission_a, mission_b = state.missions[seat]
-            rows.append(
+            values.append(
                 (
-                    run_id,
-                    GAME,
-                    game_id,
-                    seed,
-                    state.n,
-                    config.expansion,
-                    config.duplicate_reshuffle,
-                    tile_set,
-                    seat,
-                    strategies[seat],
-                    comps.garden_sides[state.setup[seat].garden].id,
-                    None if exp == EMPTY else comps.expansion_sides[exp].id,
-                    SYMBOLS[mission_a],
-                    SYMBOLS[mission_b],
+                    state.setup[seat].garden,
+                    state.exp_side[seat],
+                    *state.missions[seat],
                     b.noble_points,
                     b.expansion_points,
                     b.row_bonus,
@@ -153,14 +162,54 @@ def result_frame(
                     b.gardeners,
                     b.rows_completed,
                     b.columns_completed,
-                    list(b.noble_rows),
                     ranks[seat],
-                    ranks[seat] == 1,
                     state.reshuffles,
                     b.handicap_points,
+                    *b.noble_rows,
                 )
             )
-    return pl.DataFrame(rows, schema=RESULT_SCHEMA, orient="row")
+    table = np.array(values, dtype=np.int64).reshape(-1, NOBLE_ROWS_AT + N_COLS)
+    ids = np.array([(game_id, seed) for game_id, seed, _ in finished], dtype=np.int64)
+    return result_frame_from_values(run_id, game, strategies, ids.reshape(-1, 2), table)
+
+
+def result_frame_from_values(
+    run_id: str, game: Game, strategies: Sequence[str], ids: np.ndarray, values: np.ndarray
+) -> pl.DataFrame:
+    """The results frame of games `ids` ((game_id, game_seed) rows) from their `values`
+    (one row per (game, seat), the columns of `RESULT_VALUES` then the noble rows)."""
+    config = game.config
+    comps = game.components
+    n = game.n_players
+    rows = values.shape[0]
+    column = {name: values[:, i] for i, name in enumerate(RESULT_VALUES)}
+    sides = [s.id for s in comps.garden_sides]
+    expansions = [e.id for e in comps.expansion_sides]
+    series = {
+        "run_id": pl.repeat(run_id, rows, dtype=pl.String, eager=True),
+        "game": pl.repeat(GAME, rows, dtype=pl.String, eager=True),
+        "game_id": np.repeat(ids[:, 0], n),
+        "game_seed": np.repeat(ids[:, 1], n),
+        "n_players": pl.repeat(n, rows, dtype=pl.Int8, eager=True),
+        "expansion": pl.repeat(config.expansion, rows, dtype=pl.Boolean, eager=True),
+        "duplicate_reshuffle": pl.repeat(
+            config.duplicate_reshuffle, rows, dtype=pl.Boolean, eager=True
+        ),
+        "tile_set": pl.repeat(config.resolved_tile_set, rows, dtype=pl.String, eager=True),
+        "seat": np.tile(np.arange(n), rows // n if n else 0),
+        "strategy": pl.Series(list(strategies) * (rows // n), dtype=pl.String),
+        "garden_side": coded(column["garden_side"], sides),
+        "expansion_side": coded(column["expansion_side"], expansions),
+        "mission_a": coded(column["mission_a"], SYMBOLS),
+        "mission_b": coded(column["mission_b"], SYMBOLS),
+        "noble_rows": lists(values[:, NOBLE_ROWS_AT:], pl.Int8()),
+        "winner": column["rank"] == 1,
+    }
+    for name in RESULT_VALUES[4:]:
+        series.setdefault(name, column[name])
+    return pl.DataFrame(
+        {name: pl.Series(name, series[name]).cast(dtype) for name, dtype in RESULT_SCHEMA.items()}
+    )
 
 
 def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
@@ -174,6 +223,19 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
     *columns, hand_col, display_col = columns
     hands = list(chain.from_iterable(h if len(h) == _HAND_WIDTH else (*h, EMPTY) for h in hand_col))
     displays = list(chain.from_iterable(display_col))
+    return turn_frame_from_records(run_id, game, game_ids, columns, hands, displays)
+
+
+def turn_frame_from_records(
+    run_id: str,
+    game: Game,
+    game_ids: Sequence[int] | np.ndarray,
+    columns: Sequence[Sequence[int] | np.ndarray],
+    hands: Sequence[int] | np.ndarray,
+    displays: Sequence[int] | np.ndarray,
+) -> pl.DataFrame:
+    """The turns frame from per-turn record values: `columns` in the order of the record
+    fields (-1: none), each turn's hand padded to two cards and its display, flattened."""
     raw = pl.DataFrame(
         {
             name: pl.Series(name, col, dtype=pl.Int16)
@@ -181,8 +243,8 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         }
     )
     codes = [card.code for card in game.components.deck]
-    hand = _names(pl.Series(hands, dtype=pl.Int16), codes)
-    display = _names(pl.Series(displays, dtype=pl.Int16), SYMBOLS)
+    hand = coded_lists(pl.Series(hands, dtype=pl.Int16), _HAND_WIDTH, codes)
+    display = coded_lists(pl.Series(displays, dtype=pl.Int16), N_SLOTS, SYMBOLS)
     n = game.n_players
 
     def opt(name: str) -> pl.Expr:
@@ -200,10 +262,10 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         pl.col("turn"),
         (pl.col("turn") // n + 1).alias("round"),
         pl.col("seat"),
-        hand.reshape((-1, _HAND_WIDTH)).cast(pl.List(pl.String)).list.drop_nulls().alias("hand"),
+        hand.list.drop_nulls().alias("hand"),
         pl.col("card").replace_strict(range(len(codes)), codes, return_dtype=pl.String),
         pl.col("card_wild") == 1,
-        display.reshape((-1, N_SLOTS)).cast(pl.List(pl.String)).alias("display"),
+        display.alias("display"),
         opt("slot").alias("slot"),
         _symbol_expr(opt("tile")).alias("tile"),
         row("target").alias("target_row"),
@@ -221,13 +283,6 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         pl.col("supply_left"),
     )
     return df.cast(TURN_SCHEMA)  # type: ignore[arg-type]
-
-
-def _names(codes: pl.Series, names: tuple[str, ...] | list[str]) -> pl.Series:
-    """Integer codes to names; -1 (nothing there) becomes null."""
-    return codes.replace_strict(
-        range(len(names)), list(names), default=None, return_dtype=pl.String
-    )
 
 
 def _symbol_expr(expr: pl.Expr) -> pl.Expr:

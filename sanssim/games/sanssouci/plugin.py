@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -25,6 +25,9 @@ from sanssim.games.sanssouci.engine import (
 )
 from sanssim.games.sanssouci.render import render_garden
 from sanssim.games.sanssouci.view import PlayerView
+
+if TYPE_CHECKING:
+    from sanssim.games.sanssouci.core import SanssouciCore
 
 RANDOM_SIDES = "random"
 DEFAULT_ROW_POINTS = ",".join(map(str, ROW_BONUS.values()))
@@ -215,6 +218,11 @@ class Sanssouci(GameType):
         return {
             cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy, TunedHeuristicStrategy)
         }
+
+    def core(self) -> SanssouciCore:
+        from sanssim.games.sanssouci.core import SanssouciCore
+
+        return SanssouciCore()
 
     def replay(
         self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame

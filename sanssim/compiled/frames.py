@@ -1,0 +1,32 @@
+"""From a core's preallocated integer arrays to the polars columns of a run's tables.
+
+A core logs numbers (-1 for "none"); the run format has names, nulls and narrow types.
+These turn whole arrays into columns at once, with no Python per row, so the turn log
+costs little next to the games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+NONE = -1  # how the cores log "nothing there"
+
+
+def coded(codes: np.ndarray | Sequence[int], names: Sequence[str]) -> pl.Series:
+    """Integer codes as the names they index; NONE (or any code out of range) is null."""
+    return pl.Series(codes).replace_strict(
+        range(len(names)), list(names), default=None, return_dtype=pl.String
+    )
+
+
+def coded_lists(codes: np.ndarray | Sequence[int], width: int, names: Sequence[str]) -> pl.Series:
+    """Rows of `width` codes (flattened) as lists of names, nulls kept."""
+    return coded(codes, names).reshape((-1, width)).cast(pl.List(pl.String))
+
+
+def lists(values: np.ndarray, dtype: pl.DataType) -> pl.Series:
+    """A 2-D array's rows as a list column of `dtype`."""
+    return pl.Series(values.ravel()).reshape((-1, values.shape[1])).cast(pl.List(dtype))

@@ -1,0 +1,116 @@
+"""Sanssouci's compiled core: the engine and its built-in strategies in numba.
+
+`SanssouciCore` implements `sanssim.compiled.Core`. Importing this package does not
+import numba; the compiled modules load on the first `compile` or `play_chunk`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sanssim.compiled import CoreChunk
+from sanssim.games.sanssouci.engine import ROUNDS, Game, State
+from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
+from sanssim.seeding import strategy_seed
+from sanssim.strategies.lookahead import LookaheadStrategy
+from sanssim.strategies.random import RandomStrategy
+
+if TYPE_CHECKING:
+    from sanssim.strategies.base import StrategySpec
+
+# Strategy classes with a compiled form, by their kind in `core.strategies`.
+_KINDS = {
+    RandomStrategy: 0,
+    GreedyStrategy: 1,
+    HeuristicStrategy: 2,
+    TunedHeuristicStrategy: 2,
+    LookaheadStrategy: 3,
+}
+_DRAWING = (RandomStrategy, LookaheadStrategy)  # the strategies that draw from their stream
+
+
+class SanssouciCore:
+    """Whole chunks of Sanssouci games in compiled code (see `sanssim.compiled`)."""
+
+    name = "sanssouci"
+    title = "the Sanssouci engine"
+
+    def supports(self, specs: Sequence[StrategySpec]) -> bool:
+        return all(spec.cls in _KINDS for spec in specs)
+
+    def compile(self) -> None:
+        from sanssim.games.sanssouci.engine import GameConfig
+        from sanssim.strategies import resolve
+
+        game = Game(GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True))
+        specs = [resolve(s) for s in ("random", "greedy", "heuristic", "lookahead:rollouts=2")]
+        self.play_chunk(game, specs, "compile", [s.text for s in specs], [(0, 1)], True)
+
+    def play_chunk(
+        self,
+        game: Game,
+        specs: Sequence[StrategySpec],
+        run_id: str,
+        strategies: Sequence[str],
+        games: Sequence[tuple[int, int]],
+        record: bool,
+    ) -> CoreChunk:
+        from sanssim.games.sanssouci import log
+        from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
+        from sanssim.games.sanssouci.core.play import play_games, result_arrays
+
+        n = game.n_players
+        ids = np.array(games, dtype=np.int64).reshape(-1, 2)
+        kinds = np.array([_KINDS[spec.cls] for spec in specs], dtype=np.int64)
+        drawing = [seat for seat, spec in enumerate(specs) if spec.cls in _DRAWING]
+        seat_seeds = np.zeros((len(ids), n), dtype=np.int64)
+        for row, seed in enumerate(ids[:, 1].tolist()):
+            for seat in drawing:
+                seat_seeds[row, seat] = strategy_seed(seed, seat)
+        w = np.stack([seat_weights(spec) for spec in specs])
+        turns = ROUNDS * n
+        results, turn_log = result_arrays(len(ids), n, turns, record)
+        seeds = ids[:, 1].copy()
+        play_games(pack_game(game), seeds, seat_seeds, kinds, w, record, results, turn_log)
+        frame = log.result_frame_from_values(run_id, game, strategies, ids, results)
+        if not record:
+            return CoreChunk(frame, None)
+        turn_frame = log.turn_frame_from_records(
+            run_id,
+            game,
+            np.repeat(ids[:, 0], turns),
+            [turn_log[:, i] for i in range(R_HAND)],
+            turn_log[:, R_HAND:R_DISPLAY].ravel(),
+            turn_log[:, R_DISPLAY:RECORD_WIDTH].ravel(),
+        )
+        return CoreChunk(frame, turn_frame)
+
+    def decide(self, state: State, spec: StrategySpec, g: np.ndarray) -> int:
+        """What `spec`'s compiled form chooses at `state`'s decision, its stream `g` (a
+        `sanssim.compiled.rng` generator, advanced by the draws it makes)."""
+        from sanssim.games.sanssouci.core.layout import pack_game, state_array
+        from sanssim.games.sanssouci.core.play import choose
+
+        kind = _KINDS[spec.cls]
+        return int(choose(state_array(state), pack_game(state.game), kind, seat_weights(spec), g))
+
+
+def seat_weights(spec: StrategySpec) -> np.ndarray:
+    """A seat's weight row (`core.strategies.weights`): its heuristic's weights, and for
+    lookahead those of the game's rollout strategy at its defaults, as the Python lookahead
+    makes it."""
+    from sanssim.games.sanssouci.core.strategies import weights
+    from sanssim.games.sanssouci.plugin import GAME
+
+    params = dict(spec.params)
+    if spec.cls is LookaheadStrategy:
+        policy = GAME.strategies()[GAME.rollout_strategy]
+        defaults = {p.name: p.default for p in policy.params}
+        return weights(defaults, params["rollouts"], params["width"])
+    if spec.cls in (HeuristicStrategy, TunedHeuristicStrategy):
+        return weights(params)
+    return weights({})

@@ -1,0 +1,128 @@
+"""Dealing a new game in compiled code, draw for draw as `engine.State.__init__`."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng as mt
+from sanssim.games.sanssouci.core.layout import (
+    DECK,
+    DECK_LEN,
+    DECKS,
+    DISPLAY,
+    EXP_BOARD,
+    EXP_SIDE,
+    G_BOARD_SIDES,
+    G_EXPANSION,
+    G_FIXED_SIDES,
+    G_N,
+    G_N_BOARDS,
+    G_N_EXP_BOARDS,
+    G_N_TILES,
+    G_PREPRINTED,
+    G_RESHUFFLE,
+    G_SEAT_BONUS,
+    G_SIDES,
+    G_TILES,
+    GARDEN,
+    HAND_LEN,
+    HANDS,
+    MISSIONS,
+    N_SYMBOLS,
+    NOBLE_ZONE,
+    OCCUPIED,
+    PENDING_TARGET,
+    PENDING_TILE,
+    PHASE,
+    REACH,
+    RECORD,
+    RESHUFFLES,
+    SCORE,
+    SIDES_PER_BOARD,
+    SUPPLY,
+    SUPPLY_LEN,
+    N,
+)
+from sanssim.games.sanssouci.core.rules import (
+    ROW_MASK,
+    flood,
+    pop_supply,
+    put_tile,
+    reshuffle,
+    side_choices,
+    start_turn,
+)
+from sanssim.games.sanssouci.engine import (
+    FULL,
+    HAND_SIZE,
+    N_SLOTS,
+    SIDE,
+)
+
+
+@nb.njit(cache=True)
+def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, seed: np.int64, record: bool) -> None:
+    """A new game in `st` as `State(game, seed, record)` deals it; `g` becomes its rng.
+    The first decision may be forced: `settle` it before asking a strategy."""
+    st[:] = 0
+    mt.seed(g, seed)
+    n = gp[G_N]
+    st[N] = n
+    st[RECORD] = record
+    st[PENDING_TILE] = -1
+    st[PENDING_TARGET] = -1
+    if gp[G_FIXED_SIDES]:
+        for p in range(n):
+            st[GARDEN + p] = gp[G_SIDES + p]
+    else:
+        picked = np.empty(n, dtype=np.int64)
+        mt.sample_indices(g, gp[G_N_BOARDS], n, picked)
+        for p in range(n):
+            k = mt.randbelow(g, np.int64(SIDES_PER_BOARD))
+            st[GARDEN + p] = gp[gp[G_BOARD_SIDES] + picked[p] * SIDES_PER_BOARD + k]
+    tiles = gp[G_N_TILES]
+    for i in range(tiles):
+        st[SUPPLY + i] = gp[gp[G_TILES] + i]
+    st[SUPPLY_LEN] = tiles
+    mt.shuffle(g, st[SUPPLY : SUPPLY + tiles], tiles)
+    for slot in range(N_SLOTS):
+        st[DISPLAY + slot] = -1
+    for slot in range(N_SLOTS):
+        if st[SUPPLY_LEN]:
+            put_tile(st, slot, pop_supply(st))
+    if gp[G_RESHUFFLE]:
+        for colour in range(N_SLOTS // 2):
+            st[RESHUFFLES] += reshuffle(st, g, 2 * colour)
+    deck = np.empty(DECK, dtype=np.int64)
+    for p in range(n):
+        for i in range(DECK):
+            deck[i] = i
+        mt.shuffle(g, deck, np.int64(DECK))
+        st[HANDS + HAND_SIZE * p] = deck[DECK - 1]
+        st[HANDS + HAND_SIZE * p + 1] = deck[DECK - 2]
+        st[HAND_LEN + p] = HAND_SIZE
+        for i in range(DECK - HAND_SIZE):
+            st[DECKS + DECK * p + i] = deck[i]
+        st[DECK_LEN + p] = DECK - HAND_SIZE
+    missions = np.arange(N_SYMBOLS)
+    mt.shuffle(g, missions, np.int64(N_SYMBOLS))
+    for p in range(n):
+        st[MISSIONS + 2 * p] = missions[2 * p]
+        st[MISSIONS + 2 * p + 1] = missions[2 * p + 1]
+        occupied = gp[gp[G_PREPRINTED] + st[GARDEN + p]]
+        st[OCCUPIED + p] = occupied
+        st[REACH + p] = flood(ROW_MASK[1], occupied)
+        st[NOBLE_ZONE + p] = FULL
+        st[SCORE + p] = p * gp[G_SEAT_BONUS]
+        st[EXP_SIDE + p] = -1
+        st[EXP_BOARD + p] = -1
+    if gp[G_EXPANSION]:
+        picked = np.empty(n, dtype=np.int64)
+        mt.sample_indices(g, gp[G_N_EXP_BOARDS], n, picked)
+        for p in range(n):
+            st[EXP_BOARD + p] = picked[p]
+        st[PHASE] = SIDE
+        side_choices(st, gp)
+    else:
+        start_turn(st, gp)

@@ -1,0 +1,158 @@
+"""`lookahead` in compiled code, choosing what `sanssim.strategies.lookahead` chooses.
+
+The `width` options `heuristic` (default weights) ranks best are tried on the same
+sampled worlds: each world is `PlayerView.determinize` replicated draw for draw (the
+unknowns sorted, then shuffled from the seat's stream; the world's own stream seeded
+from its `getrandbits(64)`), each option is applied to a copy, and `heuristic` plays
+every seat to the end. An option's value is its mean final margin; the first of the
+best values wins, as the Python version's stable sort has it.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng as mt
+from sanssim.games.sanssouci.core.layout import (
+    CURRENT,
+    DECK,
+    DECK_LEN,
+    DECKS,
+    G_N,
+    HAND_LEN,
+    HANDS,
+    LEGAL,
+    LEGAL_LEN,
+    MISSIONS,
+    N_SYMBOLS,
+    PHASE,
+    RECORD,
+    RECORD_WIDTH,
+    SUPPLY,
+    SUPPLY_LEN,
+)
+from sanssim.games.sanssouci.core.rules import apply, start_turn
+from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_TOTAL, score_game
+from sanssim.games.sanssouci.core.strategies import (
+    HEURISTIC,
+    W_ROLLOUTS,
+    W_WIDTH,
+    best_by_score,
+    heuristic_scores,
+)
+from sanssim.games.sanssouci.engine import END, HAND_SIZE, TAKE
+
+
+@nb.njit(cache=True)
+def determinize(
+    st: np.ndarray, gp: np.ndarray, world: np.ndarray, wg: np.ndarray, g: np.ndarray, me: int
+) -> None:
+    """`world` and its stream `wg`: a state consistent with what seat `me` sees of `st`,
+    its unknowns sampled from `g` (PlayerView.determinize)."""
+    world[:] = st
+    world[RECORD] = 0
+    size = world[SUPPLY_LEN]
+    world[SUPPLY : SUPPLY + size].sort()
+    mt.shuffle(g, world[SUPPLY : SUPPLY + size], size)
+    pool = np.empty(DECK + HAND_SIZE, dtype=np.int64)
+    n = gp[G_N]
+    for seat in range(n):
+        deck = DECKS + DECK * seat
+        left = world[DECK_LEN + seat]
+        if seat == me:
+            world[deck : deck + left].sort()
+            mt.shuffle(g, world[deck : deck + left], left)
+            continue
+        held = world[HAND_LEN + seat]
+        for i in range(held):
+            pool[i] = world[HANDS + HAND_SIZE * seat + i]
+        for i in range(left):
+            pool[held + i] = world[deck + i]
+        pool[: held + left].sort()
+        mt.shuffle(g, pool[: held + left], held + left)
+        for i in range(held):
+            world[HANDS + HAND_SIZE * seat + i] = pool[i]
+        for i in range(left):
+            world[deck + i] = pool[held + i]
+    unknown = np.empty(N_SYMBOLS - 2, dtype=np.int64)
+    k = 0
+    for m in range(N_SYMBOLS):
+        if m != world[MISSIONS + 2 * me] and m != world[MISSIONS + 2 * me + 1]:
+            unknown[k] = m
+            k += 1
+    mt.shuffle(g, unknown, k)
+    k = 0
+    for seat in range(n):
+        if seat != me:
+            world[MISSIONS + 2 * seat] = unknown[k]
+            world[MISSIONS + 2 * seat + 1] = unknown[k + 1]
+            k += 2
+    mt.seed(wg, mt.getrandbits(g, np.int64(64)))
+    if world[PHASE] == TAKE and world[CURRENT] != me:
+        start_turn(world, gp)
+
+
+@nb.njit(cache=True)
+def _ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.ndarray:
+    """heuristic.explain's first `width` options: best score first, ties in legal order."""
+    n_legal = st[LEGAL_LEN]
+    scores = np.empty(n_legal)
+    heuristic_scores(st, gp, hw, scores)
+    order = np.argsort(-scores, kind="mergesort")
+    keep = min(max(1, width), n_legal)
+    options = np.empty(keep, dtype=np.int64)
+    for i in range(keep):
+        options[i] = st[LEGAL + order[i]]
+    return options
+
+
+@nb.njit(cache=True)
+def _margin(world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np.ndarray):
+    """Play the world (its stream `wg`) to the end by heuristic; the seat's total minus the
+    best other total."""
+    log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
+    pos = np.zeros(1, dtype=np.int64)
+    while world[PHASE] != END:
+        apply(world, gp, wg, best_by_score(world, gp, np.int64(HEURISTIC), hw), log, pos)
+    n = gp[G_N]
+    totals = np.zeros((n, RESULT_WIDTH), dtype=np.int64)
+    score_game(world, gp, totals)
+    best_other = -(1 << 62)
+    for p in range(n):
+        if p != seat and totals[p, V_TOTAL] > best_other:
+            best_other = totals[p, V_TOTAL]
+    return totals[seat, V_TOTAL] - best_other
+
+
+@nb.njit(cache=True)
+def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.int64:
+    """LookaheadStrategy.choose for the current seat; `w`: heuristic's default weights,
+    rollouts and width."""
+    me = st[CURRENT]
+    options = _ranked(st, gp, w, np.int64(w[W_WIDTH]))
+    k = options.shape[0]
+    if k == 1:
+        return options[0]
+    worlds = max(1, np.int64(w[W_ROLLOUTS]) // k)
+    totals = np.zeros(k)
+    world = np.empty_like(st)
+    trial = np.empty_like(st)
+    wg = np.zeros(mt.STATE, dtype=np.uint32)
+    trial_g = np.zeros(mt.STATE, dtype=np.uint32)
+    log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
+    pos = np.zeros(1, dtype=np.int64)
+    for _ in range(worlds):
+        determinize(st, gp, world, wg, g, me)
+        for i in range(k):
+            trial[:] = world
+            trial_g[:] = wg
+            apply(trial, gp, trial_g, options[i], log, pos)
+            totals[i] += _margin(trial, gp, w, me, trial_g)
+    best = options[0]
+    best_value = -np.inf
+    for i in range(k):
+        value = totals[i] / worlds
+        if value > best_value:
+            best, best_value = options[i], value
+    return best

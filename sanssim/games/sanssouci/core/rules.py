@@ -1,0 +1,409 @@
+"""The Sanssouci rules in compiled code, step for step and draw for draw as `engine.State`.
+
+Every function mutates a state array `st` (see `layout`) given the packed game `gp`.
+The Python engine chains forced decisions by tail calls (`_start_turn` applies a
+single take, `_start_noble` with nothing to move ends the turn, ...); here `settle`
+runs the same chain as a loop, so the order of every step and every draw is the same.
+A finished turn's record is copied into row `pos[0]` of `log` when recording.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng as mt
+from sanssim.compiled.bits import bit_length, low_bit
+from sanssim.games.sanssouci import engine
+from sanssim.games.sanssouci.core.layout import (
+    CURRENT,
+    DECK,
+    DECK_LEN,
+    DECKS,
+    DISPLAY,
+    EXP_BOARD,
+    EXP_SIDE,
+    EXPANSION_POINTS,
+    FILLED,
+    G_CARD_KIND,
+    G_CARD_SLOTS,
+    G_CARD_SYMBOL,
+    G_EXP_BOARD_SIDES,
+    G_MARKS,
+    G_N_EXP,
+    G_RESHUFFLE,
+    G_TARGET,
+    GARDEN,
+    GARDENERS,
+    HAND_LEN,
+    HANDS,
+    LEGAL,
+    LEGAL_LEN,
+    N_GARDENERS,
+    N_SYMBOLS,
+    NOBLE_POINTS,
+    NOBLE_ROWS,
+    NOBLE_ZONE,
+    OCCUPIED,
+    PENDING_TARGET,
+    PENDING_TILE,
+    PHASE,
+    R_CARD,
+    R_CARD_WILD,
+    R_DISPLAY,
+    R_EXPANSION_POINTS,
+    R_GARDENER,
+    R_HAND,
+    R_NOBLE_COL,
+    R_NOBLE_FROM,
+    R_NOBLE_POINTS,
+    R_NOBLE_TO,
+    R_PLACED,
+    R_RESHUFFLES,
+    R_SCORE,
+    R_SEAT,
+    R_SLOT,
+    R_SUPPLY_LEFT,
+    R_TARGET,
+    R_TILE,
+    R_TURN,
+    REACH,
+    REC,
+    RECORD,
+    RECORD_WIDTH,
+    RESHUFFLES,
+    SCORE,
+    SIDES_PER_BOARD,
+    SLOT_OF_SYMBOL,
+    SUPPLY,
+    SUPPLY_LEN,
+    TURN,
+    N,
+)
+from sanssim.games.sanssouci.engine import (
+    ALL_SLOTS,
+    CARD_PAIR,
+    CARD_SYMBOL,
+    DISCARD,
+    END,
+    FULL,
+    HAND_SIZE,
+    N_COLS,
+    N_SLOTS,
+    N_SQUARES,
+    NOBLE,
+    PASS,
+    PLACE,
+    ROUNDS,
+    TAKE,
+)
+from sanssim.games.sanssouci.engine import COL_MASK as _COL_MASK
+from sanssim.games.sanssouci.engine import NEIGHBOURS as _NEIGHBOURS
+from sanssim.games.sanssouci.engine import NOBLE_ZONE as _NOBLE_ZONE
+from sanssim.games.sanssouci.engine import ROW_MASK as _ROW_MASK
+
+ENDING = END + 1  # internal: the turn's moves are done, `end_turn` is due
+ROW_MASK = np.array(_ROW_MASK, dtype=np.int64)
+COL_MASK = np.array(_COL_MASK, dtype=np.int64)
+NEIGHBOURS = np.array(_NEIGHBOURS, dtype=np.int64)
+ZONE = np.array(_NOBLE_ZONE, dtype=np.int64)  # [col, row]
+SQUARES_PER_MARKS = 2 * N_SQUARES
+# What a placed tile shows, as non-literal booleans: numba compiles a function called with
+# a literal True and False twice.
+LANDSCAPE, GARDENER = np.bool_(False), np.bool_(True)
+flood = nb.njit(cache=True)(engine.flood)  # the engine's own flood fill, compiled as it is
+
+
+@nb.njit(cache=True)
+def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
+    """The legal choices: the squares of `mask`, lowest first (engine.bits)."""
+    k = 0
+    while mask:
+        st[LEGAL + k] = low_bit(mask)
+        mask &= mask - 1
+        k += 1
+    st[LEGAL_LEN] = k
+
+
+@nb.njit(cache=True)
+def put_tile(st: np.ndarray, slot: int, symbol: np.int64) -> None:
+    st[DISPLAY + slot] = symbol
+    st[SLOT_OF_SYMBOL + symbol] |= np.int64(1) << slot
+    st[FILLED] |= np.int64(1) << slot
+
+
+@nb.njit(cache=True)
+def _take(st: np.ndarray, slot: int) -> np.int64:
+    symbol = st[DISPLAY + slot]
+    st[DISPLAY + slot] = -1
+    st[SLOT_OF_SYMBOL + symbol] &= ~(np.int64(1) << slot)
+    st[FILLED] &= ~(np.int64(1) << slot)
+    return symbol
+
+
+@nb.njit(cache=True)
+def pop_supply(st: np.ndarray) -> np.int64:
+    st[SUPPLY_LEN] -= 1
+    return st[SUPPLY + st[SUPPLY_LEN]]
+
+
+@nb.njit(cache=True)
+def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
+    """House rule: while both squares of a colour match, redraw this one."""
+    first = slot & ~1
+    other = first + 1 if slot == first else first
+    count = 0
+    while st[DISPLAY + slot] != -1 and st[DISPLAY + slot] == st[DISPLAY + other]:
+        symbol = st[DISPLAY + slot]
+        size = st[SUPPLY_LEN]
+        same = True
+        for i in range(size):
+            if st[SUPPLY + i] != symbol:
+                same = False
+                break
+        if same:
+            break
+        _take(st, slot)
+        at = mt.randrange(g, 0, size + 1)
+        for i in range(size, at, -1):
+            st[SUPPLY + i] = st[SUPPLY + i - 1]
+        st[SUPPLY + at] = symbol
+        st[SUPPLY_LEN] = size + 1
+        put_tile(st, slot, pop_supply(st))
+        count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
+    board = st[EXP_BOARD + st[CURRENT]]
+    for k in range(SIDES_PER_BOARD):
+        st[LEGAL + k] = gp[gp[G_EXP_BOARD_SIDES] + board * SIDES_PER_BOARD + k]
+    st[LEGAL_LEN] = SIDES_PER_BOARD
+
+
+@nb.njit(cache=True)
+def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
+    """The TAKE decision's legal choices (a single one is applied by `settle`)."""
+    p = st[CURRENT]
+    hand_len = st[HAND_LEN + p]
+    rec = REC
+    for i in range(RECORD_WIDTH):
+        st[rec + i] = -1
+    for i in (R_CARD_WILD, R_GARDENER, R_EXPANSION_POINTS, R_NOBLE_POINTS, R_SCORE):
+        st[rec + i] = 0
+    st[rec + R_TURN] = st[TURN]
+    st[rec + R_SEAT] = p
+    for i in range(hand_len):
+        st[rec + R_HAND + i] = st[HANDS + HAND_SIZE * p + i]
+    for slot in range(N_SLOTS):
+        st[rec + R_DISPLAY + slot] = st[DISPLAY + slot]
+    filled = st[FILLED]
+    k = 0
+    for i in range(hand_len):
+        card = st[HANDS + HAND_SIZE * p + i]
+        kind = gp[G_CARD_KIND + card]
+        if kind == CARD_SYMBOL:
+            slots = st[SLOT_OF_SYMBOL + gp[G_CARD_SYMBOL + card]]
+            if slots == 0:
+                slots = filled
+        elif kind == CARD_PAIR:
+            slots = gp[G_CARD_SLOTS + card] & filled
+        else:
+            slots = filled
+        while slots:
+            st[LEGAL + k] = 10 * i + low_bit(slots)
+            slots &= slots - 1
+            k += 1
+    if k == 0:
+        for i in range(hand_len):
+            st[LEGAL + i] = DISCARD + i
+        k = hand_len
+    st[LEGAL_LEN] = k
+    st[PHASE] = TAKE
+
+
+@nb.njit(cache=True)
+def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
+    """Pop the hand's card at `index` (a hand of at most two)."""
+    base = HANDS + HAND_SIZE * p
+    card = st[base + index]
+    if index == 0:
+        st[base] = st[base + 1]
+    st[HAND_LEN + p] -= 1
+    st[REC + R_CARD] = card
+    return card
+
+
+@nb.njit(cache=True)
+def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
+    p = st[CURRENT]
+    if action >= DISCARD:
+        _play_card(st, p, action - DISCARD)
+        _start_noble(st)
+        return
+    card = _play_card(st, p, action // 10)
+    slot = action % 10
+    symbol = _take(st, slot)
+    target = gp[gp[G_TARGET] + st[GARDEN + p] * N_SLOTS * N_SYMBOLS + slot * N_SYMBOLS + symbol]
+    wild = gp[G_CARD_KIND + card] == CARD_SYMBOL and gp[G_CARD_SYMBOL + card] != symbol
+    st[REC + R_CARD_WILD] = wild
+    st[REC + R_SLOT] = slot
+    st[REC + R_TILE] = symbol
+    st[REC + R_TARGET] = target
+    occupied = st[OCCUPIED + p]
+    if not (occupied >> target) & 1:
+        _place(st, gp, target, LANDSCAPE)
+        _start_noble(st)
+        return
+    free = ~occupied & FULL
+    spots = free & (ROW_MASK[target // N_COLS + 1] | COL_MASK[target % N_COLS])
+    if spots == 0:
+        spots = free
+    st[PENDING_TILE] = symbol
+    st[PENDING_TARGET] = target
+    st[PHASE] = PLACE
+    set_legal_bits(st, spots)
+
+
+@nb.njit(cache=True)
+def expansion_mark(st: np.ndarray, gp: np.ndarray, p: np.int64, sq: np.int64, gardener: bool):
+    """Points a tile placed on `sq` pays at once (0 without an expansion side)."""
+    side = st[EXP_SIDE + p]
+    if side < 0:
+        return np.int64(0)
+    base = gp[G_MARKS] + (st[GARDEN + p] * gp[G_N_EXP] + side) * SQUARES_PER_MARKS
+    return gp[base + N_SQUARES * gardener + sq]
+
+
+@nb.njit(cache=True)
+def _place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> None:
+    p = st[CURRENT]
+    bit = np.int64(1) << sq
+    occupied = st[OCCUPIED + p] | bit
+    st[OCCUPIED + p] = occupied
+    if gardener:
+        st[GARDENERS + p] |= bit
+        st[N_GARDENERS + p] += 1
+    points = expansion_mark(st, gp, p, sq, gardener)
+    if points:
+        st[SCORE + p] += points
+        st[EXPANSION_POINTS + p] += points
+    if NEIGHBOURS[sq] & st[REACH + p]:
+        st[REACH + p] = flood(st[REACH + p] | bit, occupied)
+    st[PENDING_TILE] = -1
+    st[PENDING_TARGET] = -1
+    st[REC + R_PLACED] = sq
+    st[REC + R_GARDENER] = gardener
+    st[REC + R_EXPANSION_POINTS] = points
+
+
+@nb.njit(cache=True)
+def _start_noble(st: np.ndarray) -> None:
+    p = st[CURRENT]
+    ends = st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
+    if not ends:
+        st[PHASE] = ENDING
+        return
+    set_legal_bits(st, ends)
+    st[LEGAL + st[LEGAL_LEN]] = PASS
+    st[LEGAL_LEN] += 1
+    st[PHASE] = NOBLE
+
+
+@nb.njit(cache=True)
+def _move_noble(st: np.ndarray, sq: np.int64) -> None:
+    if sq == PASS:
+        return
+    p = st[CURRENT]
+    col = sq % N_COLS
+    row = sq // N_COLS + 1
+    st[REC + R_NOBLE_COL] = col
+    st[REC + R_NOBLE_FROM] = st[NOBLE_ROWS + 9 * p + col]
+    st[REC + R_NOBLE_TO] = row
+    st[REC + R_NOBLE_POINTS] = row
+    st[NOBLE_ROWS + 9 * p + col] = row
+    st[NOBLE_ZONE + p] = (st[NOBLE_ZONE + p] & ~COL_MASK[col]) | ZONE[col, row]
+    st[SCORE + p] += row
+    st[NOBLE_POINTS + p] += row
+
+
+@nb.njit(cache=True)
+def _end_turn(
+    st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray
+) -> None:
+    p = st[CURRENT]
+    reshuffles = 0
+    filled = st[FILLED]
+    if filled != ALL_SLOTS and st[SUPPLY_LEN]:
+        slot = bit_length(~filled & ALL_SLOTS) - 1
+        put_tile(st, slot, pop_supply(st))
+        if gp[G_RESHUFFLE]:
+            reshuffles = reshuffle(st, g, slot)
+            st[RESHUFFLES] += reshuffles
+    if st[DECK_LEN + p]:
+        st[DECK_LEN + p] -= 1
+        st[HANDS + HAND_SIZE * p + st[HAND_LEN + p]] = st[DECKS + DECK * p + st[DECK_LEN + p]]
+        st[HAND_LEN + p] += 1
+    st[REC + R_SCORE] = st[SCORE + p]
+    st[REC + R_RESHUFFLES] = reshuffles
+    st[REC + R_SUPPLY_LEFT] = st[SUPPLY_LEN]
+    if st[RECORD]:
+        row = pos[0]
+        for i in range(RECORD_WIDTH):
+            log[row, i] = st[REC + i]
+        pos[0] = row + 1
+    st[TURN] += 1
+    if st[TURN] == ROUNDS * st[N]:
+        st[PHASE] = END
+        st[LEGAL_LEN] = 0
+        return
+    st[CURRENT] = st[TURN] % st[N]
+    start_turn(st, gp)
+
+
+@nb.njit(cache=True)
+def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray):
+    """Apply forced follow-ups until a decision with two or more choices, or the end."""
+    while True:
+        phase = st[PHASE]
+        if phase == ENDING:
+            _end_turn(st, gp, g, log, pos)
+        elif phase == TAKE and st[LEGAL_LEN] == 1:
+            _apply_take(st, gp, st[LEGAL])
+        elif phase == PLACE and st[LEGAL_LEN] == 1:
+            _place(st, gp, st[LEGAL], GARDENER)
+            _start_noble(st)
+        else:
+            return
+
+
+@nb.njit(cache=True)
+def apply(
+    st: np.ndarray,
+    gp: np.ndarray,
+    g: np.ndarray,
+    action: np.int64,
+    log: np.ndarray,
+    pos: np.ndarray,
+) -> None:
+    """Apply a legal choice, then any forced follow-ups (engine.State.apply_action)."""
+    phase = st[PHASE]
+    if phase == TAKE:
+        _apply_take(st, gp, action)
+    elif phase == PLACE:
+        _place(st, gp, action, GARDENER)
+        _start_noble(st)
+    elif phase == NOBLE:
+        _move_noble(st, action)
+        st[PHASE] = ENDING
+    else:
+        p = st[CURRENT]
+        st[EXP_SIDE + p] = action
+        if p + 1 < st[N]:
+            st[CURRENT] = p + 1
+            side_choices(st, gp)
+        else:
+            st[CURRENT] = 0
+            start_turn(st, gp)
+    settle(st, gp, g, log, pos)

@@ -1,0 +1,319 @@
+"""`random`, `greedy` and `heuristic` in compiled code, choosing what their Python versions
+choose: the same float operations in the same order, the same ties (the first best option
+in the order of the legal choices), the same draws.
+
+A seat's strategy is a kind (`RANDOM`, `GREEDY`, `HEURISTIC`, `LOOKAHEAD`) and a float64
+weight row `w` (`weights`: heuristic's parameters in their declared order, then its credit
+table as the Python strategy computes it, then lookahead's rollouts and width). Everything
+is read from the state as the seat's `PlayerView` would show it: its own hand and
+missions, public facts otherwise.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled.bits import bit_count, bit_length, low_bit
+from sanssim.games.sanssouci.core.greedy import greedy_score
+from sanssim.games.sanssouci.core.layout import (
+    CURRENT,
+    DISPLAY,
+    EXP_SIDE,
+    G_CARD_KIND,
+    G_CARD_SYMBOL,
+    G_COLUMN_BONUS,
+    G_MISSION_POINTS,
+    G_N,
+    G_ROW_POINTS,
+    GARDENERS,
+    HAND_LEN,
+    HANDS,
+    LEGAL,
+    LEGAL_LEN,
+    NOBLE_ROWS,
+    NOBLE_ZONE,
+    OCCUPIED,
+    PHASE,
+    REACH,
+    TURN,
+)
+from sanssim.games.sanssouci.core.rules import (
+    COL_MASK,
+    GARDENER,
+    LANDSCAPE,
+    NEIGHBOURS,
+    ROW_MASK,
+    expansion_mark,
+    flood,
+)
+from sanssim.games.sanssouci.core.tactics import (
+    BELOW,
+    gardener_spots,
+    mission_columns,
+    paid_sum,
+    row_sum,
+    target_of,
+)
+from sanssim.games.sanssouci.engine import (
+    CARD_JOKER,
+    CARD_PAIR,
+    DISCARD,
+    HAND_SIZE,
+    N_COLS,
+    N_SLOTS,
+    N_SQUARES,
+    PASS,
+    PLACE,
+    ROUNDS,
+    SIDE,
+    TAKE,
+)
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
+
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
+WEIGHT_NAMES = tuple(p.name for p in HeuristicStrategy.params)
+(
+    W_OPTION, W_MISSION, W_PATH, W_LATENT, W_BLOCK, W_ROW, W_COLUMN, W_DECAY, W_SKIP,
+    W_MISSION_MOVE, W_JOKER, W_PAIR, W_SYMBOL,
+) = range(len(WEIGHT_NAMES))  # fmt: skip
+W_CREDIT = len(WEIGHT_NAMES)
+CREDITS = 10
+W_ROLLOUTS = W_CREDIT + CREDITS  # lookahead's two parameters follow heuristic's weights
+W_WIDTH = W_ROLLOUTS + 1
+N_WEIGHTS = W_WIDTH + 1
+
+
+def weights(heuristic: dict[str, float], rollouts: int = 0, width: int = 0) -> np.ndarray:
+    """A seat's weight row: heuristic's parameters as the Python strategy holds them (its
+    credit table included), and lookahead's rollouts and width."""
+    row = np.zeros(N_WEIGHTS, dtype=np.float64)
+    player = HeuristicStrategy(None, **heuristic)  # type: ignore[arg-type]
+    for i, name in enumerate(WEIGHT_NAMES):
+        row[i] = getattr(player, name)
+    row[W_CREDIT:W_ROLLOUTS] = player.credit
+    row[W_ROLLOUTS] = rollouts
+    row[W_WIDTH] = width
+    return row
+
+
+@nb.njit(cache=True)
+def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray) -> np.int64:
+    """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score."""
+    n_legal = st[LEGAL_LEN]
+    scores = np.empty(n_legal)
+    if kind == GREEDY:
+        for i in range(n_legal):
+            scores[i] = greedy_score(st, gp, st[LEGAL + i])
+    else:
+        heuristic_scores(st, gp, w, scores)
+    best = st[LEGAL]
+    best_score = -np.inf
+    for i in range(n_legal):
+        if scores[i] > best_score:
+            best, best_score = st[LEGAL + i], scores[i]
+    return best
+
+
+# ---------------------------------------------------------------------- heuristic
+
+
+@nb.njit(cache=True)
+def _options(st: np.ndarray, p: np.int64) -> np.int64:
+    return st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
+
+
+@nb.njit(cache=True)
+def _move_value(
+    st: np.ndarray, gp: np.ndarray, w: np.ndarray, sq: np.int64, missions: np.int64
+) -> float:
+    """_Turn.move_value."""
+    if sq == PASS:
+        return 0.0
+    p = st[CURRENT]
+    row = sq // N_COLS + 1
+    col = sq % N_COLS
+    value = float(row)
+    if (missions >> sq) & 1:
+        paid = gp[G_MISSION_POINTS + row] - gp[G_MISSION_POINTS + st[NOBLE_ROWS + 9 * p + col]]
+        value += w[W_MISSION_MOVE] * paid
+    skipped = _options(st, p) & COL_MASK[col] & ~BELOW[row - 1]
+    if skipped:
+        value -= w[W_SKIP] * row_sum(skipped)
+    return value
+
+
+@nb.njit(cache=True)
+def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64) -> float:
+    best = 0.0
+    options = _options(st, st[CURRENT])
+    while options:
+        best = max(best, _move_value(st, gp, w, low_bit(options), missions))
+        options &= options - 1
+    return best
+
+
+@nb.njit(cache=True)
+def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
+    n = gp[G_N]
+    turn = st[TURN]
+    first = turn + ((seat - turn) % n + n) % n
+    total = ROUNDS * n
+    return 0 if first >= total else (total - 1 - first) // n + 1
+
+
+@nb.njit(cache=True)
+def _place_value(
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    sq: np.int64,
+    gardener: bool,
+    missions: np.int64,
+    best_move: float,
+) -> float:
+    """_Turn.place_value."""
+    p = st[CURRENT]
+    reach = st[REACH + p]
+    gardeners = st[GARDENERS + p]
+    zone = st[NOBLE_ZONE + p]
+    bit = np.int64(1) << sq
+    row = sq // N_COLS + 1
+    value = best_move
+    if st[EXP_SIDE + p] >= 0:
+        value += expansion_mark(st, gp, p, sq, gardener)
+    occupied = st[OCCUPIED + p] | bit
+    new = np.int64(0)
+    if NEIGHBOURS[sq] & reach:
+        new = flood(reach | bit, occupied) & ~reach
+    if new:
+        depth = (bit_length(reach) - 1) // N_COLS + 1
+        deeper = (bit_length(new) - 1) // N_COLS + 1 - depth
+        if deeper > 0:
+            value += w[W_PATH] * deeper
+        opened = new & zone & ~((gardeners | bit) if gardener else gardeners)
+        if opened:
+            mission = paid_sum(opened & missions, gp)
+            value += w[W_OPTION] * (row_sum(opened) + w[W_MISSION] * mission)
+            best = -np.inf
+            squares = opened
+            while squares:
+                best = max(best, _move_value(st, gp, w, low_bit(squares), missions))
+                squares &= squares - 1
+            if best > best_move:
+                value += best - best_move
+    if bit & zone:
+        if gardener:
+            value -= w[W_BLOCK] * row
+        elif not new:
+            value += w[W_LATENT] * row
+    left = _turns_left(st, gp, p) - 1
+    missing = 9 - bit_count(occupied & ROW_MASK[row])
+    if row > 1 and missing <= left:
+        value += w[W_ROW] * gp[G_ROW_POINTS + row] * w[W_CREDIT + missing]
+    missing = 6 - bit_count(occupied & COL_MASK[sq % N_COLS])
+    if missing <= left:
+        value += w[W_COLUMN] * gp[G_COLUMN_BONUS] * w[W_CREDIT + missing]
+    return value
+
+
+@nb.njit(cache=True)
+def _tile_value(
+    st: np.ndarray, gp: np.ndarray, w: np.ndarray, slot: np.int64, missions: np.int64, best: float
+) -> float:
+    p = st[CURRENT]
+    target = target_of(st, gp, p, slot)
+    occupied = st[OCCUPIED + p]
+    if not (occupied >> target) & 1:
+        return _place_value(st, gp, w, target, LANDSCAPE, missions, best)
+    value = -np.inf
+    spots = gardener_spots(occupied, target)
+    while spots:
+        value = max(value, _place_value(st, gp, w, low_bit(spots), GARDENER, missions, best))
+        spots &= spots - 1
+    return value
+
+
+@nb.njit(cache=True)
+def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, slot: np.int64):
+    """What keeping card `kept` in hand is worth (_Turn.take_value's second part)."""
+    kind = gp[G_CARD_KIND + kept]
+    if kind == CARD_JOKER:
+        return w[W_JOKER]
+    if kind == CARD_PAIR:
+        return w[W_PAIR]
+    symbol = gp[G_CARD_SYMBOL + kept]
+    for k in range(N_SLOTS):
+        if k != slot and st[DISPLAY + k] == symbol:
+            return w[W_SYMBOL]
+    return w[W_JOKER]
+
+
+@nb.njit(cache=True)
+def heuristic_scores(st: np.ndarray, gp: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+    """`out[i]`: HeuristicStrategy's score of legal choice i; what every option shares (the
+    mission columns, the best noble move, each slot's tile value) computed once, as _Turn
+    does."""
+    phase = st[PHASE]
+    p = st[CURRENT]
+    n_legal = st[LEGAL_LEN]
+    if phase == SIDE:
+        for i in range(n_legal):
+            out[i] = _side_value(st, gp, w, st[LEGAL + i])
+        return
+    missions = mission_columns(st, gp, p)
+    best = _best_move(st, gp, w, missions)
+    tiles = np.full(N_SLOTS, np.nan)
+    for i in range(n_legal):
+        action = st[LEGAL + i]
+        if phase == PLACE:
+            out[i] = _place_value(st, gp, w, action, GARDENER, missions, best)
+        elif phase != TAKE:
+            out[i] = _move_value(st, gp, w, action, missions)
+        else:
+            out[i] = _take_value(st, gp, w, action, missions, best, tiles)
+
+
+@nb.njit(cache=True)
+def _take_value(
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    action: np.int64,
+    missions: np.int64,
+    best: float,
+    tiles: np.ndarray,
+) -> float:
+    """_Turn.take_value; `tiles` caches each slot's tile value (NaN: not yet known)."""
+    p = st[CURRENT]
+    if action >= DISCARD:
+        slot = np.int64(-1)
+        played = action - DISCARD
+        value = best
+    else:
+        slot = action % 10
+        played = action // 10
+        if np.isnan(tiles[slot]):
+            tiles[slot] = _tile_value(st, gp, w, slot, missions, best)
+        value = tiles[slot]
+    if st[HAND_LEN + p] != HAND_SIZE:
+        return value
+    kept = st[HANDS + HAND_SIZE * p + 1 - played]
+    return value + _keep_value(st, gp, w, kept, slot)
+
+
+@nb.njit(cache=True)
+def _side_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, side: np.int64) -> float:
+    """HeuristicStrategy._side_value: marks in full, in mission columns `mission` x more."""
+    p = st[CURRENT]
+    missions = mission_columns(st, gp, p)
+    saved = st[EXP_SIDE + p]
+    st[EXP_SIDE + p] = side
+    total = 0.0
+    for sq in range(N_SQUARES):
+        mark = expansion_mark(st, gp, p, sq, LANDSCAPE)
+        if mark == 0:
+            mark = expansion_mark(st, gp, p, sq, GARDENER)
+        total += mark * (1 + w[W_MISSION] * ((missions >> sq) & 1))
+    st[EXP_SIDE + p] = saved
+    return total

@@ -1,0 +1,79 @@
+"""What every compiled core shares: the engine choice, compile-once, numba's cache, the
+fallback to Python without numba."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import sanssim.compiled as compiled
+from sanssim.errors import ConfigError
+from sanssim.games import get_game
+from sanssim.games.sanssouci.core import SanssouciCore
+from sanssim.strategies import resolve
+
+GAME = get_game("sanssouci")
+
+
+class CountingCore:
+    """A core that only counts its compiles."""
+
+    title = "the counting engine"
+
+    def __init__(self) -> None:
+        self.compiles = 0
+
+    def supports(self, specs: object) -> bool:
+        return True
+
+    def compile(self) -> None:
+        self.compiles += 1
+
+
+def test_the_cache_lives_in_the_user_cache_directory(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert compiled.cache_dir() == tmp_path / "sanssim" / "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert compiled.cache_dir() == tmp_path / "mine"
+
+
+def test_a_core_compiles_once_saying_so_the_first_time(monkeypatch, tmp_path, capsys) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    core = CountingCore()
+    compiled.prepare(core)  # type: ignore[arg-type]
+    compiled.prepare(core)  # type: ignore[arg-type]
+    assert core.compiles == 1
+    assert capsys.readouterr().err == "compiling the counting engine, first run only\n"
+    monkeypatch.setattr(compiled, "_PREPARED", set())  # a new process: loads the cache
+    compiled.prepare(core)  # type: ignore[arg-type]
+    assert core.compiles == 2 and capsys.readouterr().err == ""
+
+
+def test_auto_takes_the_core_only_for_compiled_strategies() -> None:
+    compiled_specs = [resolve("random"), resolve("heuristic:path=1")]
+    assert isinstance(compiled.core_for(GAME, compiled_specs, "auto"), SanssouciCore)
+    assert compiled.core_for(GAME, compiled_specs, "python") is None
+    other = [resolve("random"), resolve("tests.skill_strategy:Skilled")]
+    assert compiled.core_for(GAME, other, "auto") is None
+    with pytest.raises(ConfigError, match="not every strategy"):
+        compiled.core_for(GAME, other, "compiled")
+    with pytest.raises(ConfigError, match="engine must be one of"):
+        compiled.core_for(GAME, compiled_specs, "fast")
+
+
+def test_without_numba_runs_play_in_python_after_one_warning(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    compiled.numba_available.cache_clear()
+    try:
+        specs = [resolve("random")] * 2
+        assert compiled.core_for(GAME, specs, "auto") is None
+        assert compiled.core_for(GAME, specs, "auto") is None
+        with pytest.raises(ConfigError, match="numba cannot be imported"):
+            compiled.core_for(GAME, specs, "compiled")
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith("sanssim: warning: numba cannot be imported")
+    finally:
+        compiled.numba_available.cache_clear()
