@@ -1,0 +1,137 @@
+"""Seikatsu's compiled core: whole chunks of games in numba, the Python path's frames.
+
+`SeikatsuCore` implements `sanssim.compiled.Core`. The rules are `engine`, the
+strategies `strategies` and `lookahead`, the chunk loop `chunk`; `tables` turns a
+`Game` into the flat table they read and `frames` turns their arrays into the log
+module's frames. Seeds are derived in Python once per game; nothing runs in Python
+per turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from sanssim.compiled import CoreChunk
+from sanssim.games.seikatsu.core import frames
+from sanssim.games.seikatsu.core.chunk import play_games
+from sanssim.games.seikatsu.core.engine import LOG_HAND
+from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
+from sanssim.games.seikatsu.core.tables import (
+    HMAX,
+    N_ROWS,
+    N_SIDES,
+    N_STARTS,
+    TURNS,
+    compiled_form,
+    game_table,
+)
+from sanssim.games.seikatsu.engine import Game, GameConfig
+from sanssim.games.seikatsu.log import TURN_SCHEMA
+from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
+from sanssim.seeding import derive_seed
+from sanssim.strategies.base import StrategySpec
+from sanssim.strategies.lookahead import LookaheadStrategy
+from sanssim.strategies.random import RandomStrategy
+
+CODES = {
+    RandomStrategy: RANDOM,
+    GreedyStrategy: GREEDY,
+    HeuristicStrategy: HEURISTIC,
+    LookaheadStrategy: LOOKAHEAD,
+}
+WEIGHTS = max(len(cls.params) for cls in CODES)
+EXACT = 2.0**53  # parameters pass as doubles: integers below this round-trip exactly
+POLICY = np.array([p.default for p in HeuristicStrategy.params], dtype=np.float64)
+
+
+def _compiled_params(spec: StrategySpec) -> bool:
+    """Parameters the compiled strategies replicate: finite numbers; `heuristic`'s
+    fill and team not negative (a negative set size indexes the points table from its
+    end in Python, or fails), `lookahead`'s counts exact as doubles."""
+    values = dict(spec.params)
+    if not all(isinstance(v, int | float) and math.isfinite(v) for v in values.values()):
+        return False
+    if spec.cls is HeuristicStrategy:
+        return values["fill"] >= 0 and values["team"] >= 0
+    return all(abs(v) < EXACT for v in values.values())
+
+
+def _seeds(game: Game, games: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Per game: the bag stream's seed, then each seat's strategy stream's (`play_game`)."""
+    seats = range(game.n_players)
+    return np.array(
+        [
+            [derive_seed(seed, "bag")] + [derive_seed(seed, p, 1) for p in seats]
+            for _, seed in games
+        ],
+        dtype=np.int64,
+    ).reshape(len(games), game.n_players + 1)
+
+
+class SeikatsuCore:
+    """The compiled fast path of Seikatsu (`sanssim.compiled.Core`)."""
+
+    def supports(self, specs: Sequence[StrategySpec]) -> bool:
+        return all(spec.cls in CODES and _compiled_params(spec) for spec in specs)
+
+    def compile(self) -> None:
+        game = Game(GameConfig())
+        specs = [StrategySpec(cls.name, cls, (), "seikatsu") for cls in (RandomStrategy,) * 2]
+        self.play_chunk(game, specs, "", ["random"] * 2, [(0, 0)], True)
+
+    def play_chunk(
+        self,
+        game: Game,
+        specs: Sequence[StrategySpec],
+        run_id: str,
+        strategies: Sequence[str],
+        games: Sequence[tuple[int, int]],
+        record: bool,
+    ) -> CoreChunk:
+        if not compiled_form(game):
+            return _python_chunk(game, specs, run_id, strategies, games, record)
+        t = game_table(game)
+        n = game.n_players
+        codes = np.array([CODES[spec.cls] for spec in specs], dtype=np.int64)
+        weights = np.zeros((n, WEIGHTS), dtype=np.float64)
+        for seat, spec in enumerate(specs):
+            for i, (_, value) in enumerate(spec.params):
+                weights[seat, i] = value
+        count = len(games)
+        log = np.full((count * t[TURNS] if record else 0, LOG_HAND + t[HMAX]), -1, np.int32)
+        start = np.zeros((count, t[N_STARTS]), dtype=np.int64)
+        scores = np.zeros((count, 4, n), dtype=np.int64)
+        rows = np.zeros((count, t[N_SIDES], t[N_ROWS]), dtype=np.int64)
+        ranks = np.zeros((count, t[N_SIDES]), dtype=np.int64)
+        seeds = _seeds(game, games)
+        written = play_games(
+            t, codes, weights, POLICY, seeds, record, log, start, scores, rows, ranks
+        )
+        results = frames.result_frame(run_id, game, strategies, games, start, scores, rows, ranks)
+        if not record:
+            return CoreChunk(results, None)
+        if not written:
+            return CoreChunk(results, pl.DataFrame(schema=TURN_SCHEMA))
+        return CoreChunk(results, frames.turn_frame(run_id, game, games, log[:written]))
+
+
+def _python_chunk(
+    game: Game,
+    specs: Sequence[StrategySpec],
+    run_id: str,
+    strategies: Sequence[str],
+    games: Sequence[tuple[int, int]],
+    record: bool,
+) -> CoreChunk:
+    """A board too large for int64 masks: the Python engine plays the chunk."""
+    from sanssim.games.seikatsu.plugin import GAME
+    from sanssim.runner.play import play_game
+
+    finished = [(gid, seed, play_game(GAME, game, specs, seed, record)) for gid, seed in games]
+    results = GAME.result_frame(run_id, game, strategies, finished)
+    turns = GAME.turn_frame(run_id, game, [(g, s) for g, _, s in finished]) if record else None
+    return CoreChunk(results, turns)

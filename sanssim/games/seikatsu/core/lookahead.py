@@ -1,0 +1,179 @@
+"""Every compiled decision, `lookahead` included: flat Monte Carlo on determinised states.
+
+`lookahead` mirrors `sanssim.strategies.lookahead` with Seikatsu's `determinize`: the
+default `heuristic` ranks the options, the `width` best are each tried on the same
+sampled worlds (the unseen tiles sorted, shuffled, dealt to the other hands and the
+rest the bag), and every seat plays on by the default `heuristic` to the end, all on
+the lookahead player's one random stream. An option's value is its mean final margin.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng
+from sanssim.games.seikatsu.core.engine import EMPTY, LOG_HAND, apply, side_totals
+from sanssim.games.seikatsu.core.strategies import (
+    GREEDY,
+    LOOKAHEAD,
+    RANDOM,
+    choose_random,
+    greedy_scores,
+    heuristic_scores,
+    pick,
+)
+from sanssim.games.seikatsu.core.tables import (
+    BAG_CAP,
+    BAG_LEN,
+    CURRENT,
+    HMAX,
+    KOI_COUNT,
+    KOI_KIND,
+    MAX_LEGAL,
+    N_CELLS,
+    N_FLOWERS,
+    N_GARDEN,
+    N_KINDS,
+    N_LEGAL,
+    N_PLAYERS,
+    N_ROWS,
+    N_SIDES,
+    S_BAG,
+    S_BOARD,
+    S_HAND_LEN,
+    S_HANDS,
+    S_KOI_HELD,
+    S_LEGAL,
+    S_SIZE,
+    T_GARDEN,
+    T_SIDE,
+)
+
+# lookahead's parameters, in `LookaheadStrategy.params` order
+ROLLOUTS, WIDTH = range(2)
+
+
+@nb.njit(cache=True)
+def scratch(t: np.ndarray, policy: np.ndarray) -> tuple:
+    """Work space for decisions: row stats, scores, an order, two states, kind counts,
+    the option totals, a one-row log that rollouts never write to, side totals, and the
+    rollout policy's weights (`heuristic`'s defaults)."""
+    legal = t[MAX_LEGAL]
+    return (
+        np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64),
+        np.zeros(legal, dtype=np.float64),
+        np.zeros(legal, dtype=np.int64),
+        np.zeros(t[S_SIZE], dtype=np.int64),
+        np.zeros(t[S_SIZE], dtype=np.int64),
+        np.zeros(t[N_KINDS], dtype=np.int64),
+        np.zeros(legal, dtype=np.float64),
+        np.zeros((1, LOG_HAND + t[HMAX]), dtype=np.int32),
+        np.zeros(max(1, t[N_SIDES]), dtype=np.int64),
+        policy,
+    )
+
+
+@nb.njit(cache=True)
+def decide(t, s, code: np.int64, w: np.ndarray, g: np.ndarray, work: tuple) -> np.int64:
+    """The action the current seat's strategy `code` with parameters `w` picks."""
+    if code == RANDOM:
+        return choose_random(t, s, g)
+    if code == LOOKAHEAD:
+        return lookahead(t, s, w, g, work)
+    stats, scores, order = work[0], work[1], work[2]
+    if code == GREEDY:
+        greedy_scores(t, s, s[CURRENT], stats, scores)
+        return pick(t, s, scores, order, g, True)
+    heuristic_scores(t, s, s[CURRENT], w, stats, scores)
+    return pick(t, s, scores, order, g, False)
+
+
+@nb.njit(cache=True)
+def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) -> None:
+    """`world` = `s` with the other hands and the bag sampled (`PlayerView.determinize`)."""
+    world[:] = s
+    counts[:] = 0
+    for i in range(t[N_GARDEN]):
+        counts[t[t[T_GARDEN] + i]] += 1
+    koi = t[KOI_KIND]
+    counts[koi] += t[KOI_COUNT]
+    for c in range(t[N_CELLS]):
+        kind = s[t[S_BOARD] + c]
+        if kind != EMPTY:
+            counts[kind] -= 1
+    hmax = t[HMAX]
+    for i in range(s[t[S_HAND_LEN] + seat]):
+        counts[s[t[S_HANDS] + seat * hmax + i]] -= 1
+    n = t[N_PLAYERS]
+    for p in range(n):
+        counts[koi] -= s[t[S_KOI_HELD] + p]
+    pool = world[t[S_BAG] : t[S_BAG] + t[BAG_CAP]]
+    size = 0
+    for kind in range(t[N_KINDS]):
+        for _ in range(counts[kind]):
+            pool[size] = kind
+            size += 1
+    rng.shuffle(g, pool, size)
+    taken = 0
+    for p in range(n):
+        if p != seat:
+            hand = t[S_HANDS] + p * hmax
+            for i in range(s[t[S_HAND_LEN] + p]):
+                world[hand + i] = pool[taken]
+                taken += 1
+    for i in range(size - taken):
+        pool[i] = pool[taken + i]
+    world[BAG_LEN] = size - taken
+
+
+@nb.njit(cache=True)
+def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
+    """Own side's total minus the best other side's, at the end of a rollout."""
+    side_totals(t, s, totals)
+    mine = t[t[T_SIDE] + seat]
+    best = np.int64(-(1 << 62))
+    for side in range(t[N_SIDES]):
+        if side != mine and totals[side] > best:
+            best = totals[side]
+    return totals[mine] - best
+
+
+@nb.njit(cache=True)
+def lookahead(t, s, w: np.ndarray, g: np.ndarray, work: tuple) -> np.int64:
+    """`LookaheadStrategy.choose`: the tried option of the best mean margin (first of equals)."""
+    stats, scores, order, world, branch, counts, value, log, totals, policy = work
+    seat = s[CURRENT]
+    n = s[N_LEGAL]
+    heuristic_scores(t, s, seat, policy, stats, scores)
+    for i in range(n):  # stable sort by -score: legal order among equal scores
+        j = i
+        while j > 0 and scores[order[j - 1]] < scores[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    width = min(n, max(1, np.int64(w[WIDTH])))
+    legal = t[S_LEGAL]
+    if width == 1:
+        return s[legal + order[0]]
+    options = np.empty(width, dtype=np.int64)
+    for i in range(width):
+        options[i] = s[legal + order[i]]
+        value[i] = 0.0
+    worlds = max(1, np.int64(w[ROLLOUTS]) // width)
+    for _ in range(worlds):
+        determinize(t, s, seat, g, world, counts)
+        for i in range(width):
+            branch[:] = world
+            apply(t, branch, options[i], log, -1)
+            while branch[N_LEGAL] > 0:
+                heuristic_scores(t, branch, branch[CURRENT], policy, stats, scores)
+                action = pick(t, branch, scores, order, g, False)
+                apply(t, branch, action, log, -1)
+            value[i] += margin(t, branch, seat, totals)
+    best = 0
+    for i in range(width):
+        value[i] = value[i] / worlds
+        if value[i] > value[best]:
+            best = i
+    return options[best]
