@@ -16,12 +16,14 @@ import numpy as np
 import polars as pl
 
 from sanssim.compiled import CoreChunk
+from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
 from sanssim.games.seikatsu.core.engine import LOG_HAND
 from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.seikatsu.core.tables import (
     HMAX,
+    MAX_CELLS,
     N_ROWS,
     N_SIDES,
     N_STARTS,
@@ -93,7 +95,10 @@ class SeikatsuCore:
         record: bool,
     ) -> CoreChunk:
         if not compiled_form(game):
-            return _python_chunk(game, specs, run_id, strategies, games, record)
+            raise ConfigError(
+                f"the compiled Seikatsu engine plays gardens of at most {MAX_CELLS} spaces, "
+                f"this one has {game.n_cells}: play it with the Python engine"
+            )
         t = game_table(game)
         n = game.n_players
         codes = np.array([CODES[spec.cls] for spec in specs], dtype=np.int64)
@@ -117,21 +122,3 @@ class SeikatsuCore:
         if not written:
             return CoreChunk(results, pl.DataFrame(schema=TURN_SCHEMA))
         return CoreChunk(results, frames.turn_frame(run_id, game, games, log[:written]))
-
-
-def _python_chunk(
-    game: Game,
-    specs: Sequence[StrategySpec],
-    run_id: str,
-    strategies: Sequence[str],
-    games: Sequence[tuple[int, int]],
-    record: bool,
-) -> CoreChunk:
-    """A board too large for int64 masks: the Python engine plays the chunk."""
-    from sanssim.games.seikatsu.plugin import GAME
-    from sanssim.runner.play import play_game
-
-    finished = [(gid, seed, play_game(GAME, game, specs, seed, record)) for gid, seed in games]
-    results = GAME.result_frame(run_id, game, strategies, finished)
-    turns = GAME.turn_frame(run_id, game, [(g, s) for g, _, s in finished]) if record else None
-    return CoreChunk(results, turns)

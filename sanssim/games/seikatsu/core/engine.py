@@ -84,6 +84,13 @@ def new_state(t: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True)
+def copy_state(dst: np.ndarray, src: np.ndarray) -> None:
+    """`dst` becomes a clone of `src` (a loop: slice assignment drags in its error paths)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@nb.njit(cache=True)
 def put(t: np.ndarray, s: np.ndarray, kind: np.int64, cell: np.int64) -> None:
     """Place a tile without scoring (`State._put`)."""
     bit = np.int64(1) << cell
@@ -130,7 +137,13 @@ def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> None:
             bag[size + i] = t[KOI_KIND]
         size += t[KOI_COUNT]
         s[BAG_LEN] = size
-        bag[:size] = np.sort(bag[:size])
+        for i in range(1, size):  # the bag sorted (`bag.sort()`)
+            kind = bag[i]
+            j = i
+            while j > 0 and bag[j - 1] > kind:
+                bag[j] = bag[j - 1]
+                j -= 1
+            bag[j] = kind
         rng.shuffle(g, bag, size)
     for p in range(n):
         for i in range(2):

@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.games.seikatsu.core.engine import EMPTY, LOG_HAND, apply, side_totals
+from sanssim.games.seikatsu.core.engine import EMPTY, LOG_HAND, apply, copy_state, side_totals
 from sanssim.games.seikatsu.core.strategies import (
     GREEDY,
     LOOKAHEAD,
@@ -92,7 +92,7 @@ def decide(t, s, code: np.int64, w: np.ndarray, g: np.ndarray, work: tuple) -> n
 @nb.njit(cache=True)
 def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) -> None:
     """`world` = `s` with the other hands and the bag sampled (`PlayerView.determinize`)."""
-    world[:] = s
+    copy_state(world, s)
     counts[:] = 0
     for i in range(t[N_GARDEN]):
         counts[t[t[T_GARDEN] + i]] += 1
@@ -164,7 +164,7 @@ def lookahead(t, s, w: np.ndarray, g: np.ndarray, work: tuple) -> np.int64:
     for _ in range(worlds):
         determinize(t, s, seat, g, world, counts)
         for i in range(width):
-            branch[:] = world
+            copy_state(branch, world)
             apply(t, branch, options[i], log, -1)
             while branch[N_LEGAL] > 0:
                 heuristic_scores(t, branch, branch[CURRENT], policy, stats, scores)
