@@ -22,9 +22,11 @@ from sanssim.games.seikatsu.core.engine import (
     side_ranks,
     side_totals,
 )
-from sanssim.games.seikatsu.core.lookahead import decide, scratch
+from sanssim.games.seikatsu.core.lookahead import decide, int_work
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
+    MAX_LEGAL,
+    N_FLOWERS,
     N_LEGAL,
     N_PLAYERS,
     N_ROWS,
@@ -48,7 +50,9 @@ def play_games(t, codes, weights, policy, seeds, record: bool, log, start, score
     sides = t[N_SIDES]
     s = new_state(t)
     gens = np.zeros((n + 1, rng.STATE), dtype=np.uint32)
-    work = scratch(t, policy)
+    stats = np.zeros((max(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
+    floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+    ints = int_work(t)
     totals = np.zeros(sides, dtype=np.int64)
     place = np.zeros(sides, dtype=np.int64)
     row = 0 if record else -1
@@ -59,7 +63,9 @@ def play_games(t, codes, weights, policy, seeds, record: bool, log, start, score
         first = row
         while s[N_LEGAL] > 0:
             p = s[CURRENT]
-            action = decide(t, s, codes[p], weights[p], gens[1 + p], work)
+            action = decide(
+                t, s, codes[p], weights[p], gens[1 + p], stats, floats, ints, policy, log
+            )
             row = apply(t, s, action, log, row)
         if record:
             log[first:row, LOG_GAME] = gi

@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.games.seikatsu.core.engine import EMPTY, LOG_HAND, apply, copy_state, side_totals
+from sanssim.games.seikatsu.core.engine import EMPTY, apply, copy_state, side_totals
 from sanssim.games.seikatsu.core.strategies import (
     GREEDY,
     LOOKAHEAD,
@@ -32,12 +32,10 @@ from sanssim.games.seikatsu.core.tables import (
     KOI_KIND,
     MAX_LEGAL,
     N_CELLS,
-    N_FLOWERS,
     N_GARDEN,
     N_KINDS,
     N_LEGAL,
     N_PLAYERS,
-    N_ROWS,
     N_SIDES,
     S_BAG,
     S_BOARD,
@@ -55,45 +53,37 @@ ROLLOUTS, WIDTH = range(2)
 
 
 @nb.njit(cache=True)
-def scratch(t: np.ndarray, policy: np.ndarray) -> tuple:
-    """Work space for decisions: row stats, scores, an order, two states, kind counts,
-    the option totals, a one-row log that rollouts never write to, side totals, and the
-    rollout policy's weights (`heuristic`'s defaults)."""
-    legal = t[MAX_LEGAL]
-    return (
-        np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64),
-        np.zeros(legal, dtype=np.float64),
-        np.zeros(legal, dtype=np.int64),
-        np.zeros(t[S_SIZE], dtype=np.int64),
-        np.zeros(t[S_SIZE], dtype=np.int64),
-        np.zeros(t[N_KINDS], dtype=np.int64),
-        np.zeros(legal, dtype=np.float64),
-        np.zeros((1, LOG_HAND + t[HMAX]), dtype=np.int32),
-        np.zeros(max(1, t[N_SIDES]), dtype=np.int64),
-        policy,
+def int_work(t: np.ndarray) -> np.ndarray:
+    """Integer work space of a decision: an order and the options tried (a legal list
+    each), kind counts, side totals, and two states (a world and a branch of it)."""
+    return np.zeros(
+        2 * t[MAX_LEGAL] + t[N_KINDS] + max(1, t[N_SIDES]) + 2 * t[S_SIZE], dtype=np.int64
     )
 
 
 @nb.njit(cache=True)
-def decide(t, s, code: np.int64, w: np.ndarray, g: np.ndarray, work: tuple) -> np.int64:
-    """The action the current seat's strategy `code` with parameters `w` picks."""
+def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
+    """The action the current seat's strategy `code` with parameters `w` picks. Work
+    space: `stats` (row stats), `floats` (scores, then option values, a legal list
+    each), `ints` (`int_work`); `policy` are the rollout weights, `log` is not written."""
     if code == RANDOM:
         return choose_random(t, s, g)
     if code == LOOKAHEAD:
-        return lookahead(t, s, w, g, work)
-    stats, scores, order = work[0], work[1], work[2]
+        return lookahead(t, s, w, g, stats, floats, ints, policy, log)
+    order = ints[: t[MAX_LEGAL]]
     if code == GREEDY:
-        greedy_scores(t, s, s[CURRENT], stats, scores)
-        return pick(t, s, scores, order, g, True)
-    heuristic_scores(t, s, s[CURRENT], w, stats, scores)
-    return pick(t, s, scores, order, g, False)
+        greedy_scores(t, s, s[CURRENT], stats, floats)
+        return pick(t, s, floats, order, g, True)
+    heuristic_scores(t, s, s[CURRENT], w, stats, floats)
+    return pick(t, s, floats, order, g, False)
 
 
 @nb.njit(cache=True)
 def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) -> None:
     """`world` = `s` with the other hands and the bag sampled (`PlayerView.determinize`)."""
     copy_state(world, s)
-    counts[:] = 0
+    for kind in range(t[N_KINDS]):
+        counts[kind] = 0
     for i in range(t[N_GARDEN]):
         counts[t[t[T_GARDEN] + i]] += 1
     koi = t[KOI_KIND]
@@ -140,9 +130,20 @@ def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
 
 
 @nb.njit(cache=True)
-def lookahead(t, s, w: np.ndarray, g: np.ndarray, work: tuple) -> np.int64:
+def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     """`LookaheadStrategy.choose`: the tried option of the best mean margin (first of equals)."""
-    stats, scores, order, world, branch, counts, value, log, totals, policy = work
+    size = t[MAX_LEGAL]
+    scores = floats[:size]
+    value = floats[size:]
+    order = ints[:size]
+    options = ints[size : 2 * size]
+    at = 2 * size
+    counts = ints[at : at + t[N_KINDS]]
+    at += t[N_KINDS]
+    totals = ints[at : at + max(1, t[N_SIDES])]
+    at += max(1, t[N_SIDES])
+    world = ints[at : at + t[S_SIZE]]
+    branch = ints[at + t[S_SIZE] : at + 2 * t[S_SIZE]]
     seat = s[CURRENT]
     n = s[N_LEGAL]
     heuristic_scores(t, s, seat, policy, stats, scores)
@@ -156,7 +157,6 @@ def lookahead(t, s, w: np.ndarray, g: np.ndarray, work: tuple) -> np.int64:
     legal = t[S_LEGAL]
     if width == 1:
         return s[legal + order[0]]
-    options = np.empty(width, dtype=np.int64)
     for i in range(width):
         options[i] = s[legal + order[i]]
         value[i] = 0.0
