@@ -77,6 +77,8 @@ def _seeds(game: Game, games: Sequence[tuple[int, int]]) -> np.ndarray:
 class SeikatsuCore:
     """The compiled fast path of Seikatsu (`sanssim.compiled.Core`)."""
 
+    title = "the Seikatsu engine"
+
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         return all(spec.cls in CODES and _compiled_params(spec) for spec in specs)
 

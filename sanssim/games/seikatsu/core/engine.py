@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 from sanssim.compiled import rng
 from sanssim.games.seikatsu.core.tables import (
@@ -27,6 +29,7 @@ from sanssim.games.seikatsu.core.tables import (
     N_CELLS,
     N_FLOWERS,
     N_GARDEN,
+    N_KINDS,
     N_LEGAL,
     N_PLAYERS,
     N_ROWS,
@@ -70,12 +73,16 @@ LOG_GAME, LOG_TURN, LOG_SEAT, LOG_KOI_HELD, LOG_TILE, LOG_CELL, LOG_KOI_BIRD = r
 LOG_POINTS, LOG_DRAWN, LOG_SCORE, LOG_BAG_LEFT, LOG_HAND_LEN, LOG_HAND = range(7, 13)
 
 
-@nb.njit(cache=True, inline="always")
-def popcount(x: np.int64) -> np.int64:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of an int64 mask: one `ctpop` instruction."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+
+    return types.int64(x), codegen
 
 
 @nb.njit(cache=True)
@@ -137,13 +144,14 @@ def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> None:
             bag[size + i] = t[KOI_KIND]
         size += t[KOI_COUNT]
         s[BAG_LEN] = size
-        for i in range(1, size):  # the bag sorted (`bag.sort()`)
-            kind = bag[i]
-            j = i
-            while j > 0 and bag[j - 1] > kind:
-                bag[j] = bag[j - 1]
-                j -= 1
-            bag[j] = kind
+        counts = np.zeros(t[N_KINDS], dtype=np.int64)  # the bag sorted (`bag.sort()`)
+        for i in range(size):
+            counts[bag[i]] += 1
+        at = 0
+        for kind in range(t[N_KINDS]):
+            for _ in range(counts[kind]):
+                bag[at] = kind
+                at += 1
         rng.shuffle(g, bag, size)
     for p in range(n):
         for i in range(2):
