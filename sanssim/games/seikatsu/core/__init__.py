@@ -20,18 +20,22 @@ from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
 from sanssim.games.seikatsu.core.engine import LOG_HAND
+from sanssim.games.seikatsu.core.lookahead import decide, int_work
 from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.seikatsu.core.tables import (
     HMAX,
     MAX_CELLS,
+    MAX_LEGAL,
+    N_FLOWERS,
     N_ROWS,
     N_SIDES,
     N_STARTS,
     TURNS,
     compiled_form,
     game_table,
+    state_array,
 )
-from sanssim.games.seikatsu.engine import Game, GameConfig
+from sanssim.games.seikatsu.engine import Game, GameConfig, State
 from sanssim.games.seikatsu.log import TURN_SCHEMA
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.seeding import derive_seed
@@ -124,3 +128,16 @@ class SeikatsuCore:
         if not written:
             return CoreChunk(results, pl.DataFrame(schema=TURN_SCHEMA))
         return CoreChunk(results, frames.turn_frame(run_id, game, games, log[:written]))
+
+    def decide(self, state: State, spec: StrategySpec, stream: np.ndarray) -> int:
+        """The compiled choice of `spec` for the seat to move in a Python `state`, drawing
+        from `stream` (a compiled generator, advanced as the Python strategy's would be)."""
+        game = state.game
+        t = game_table(game)
+        weights = np.array([value for _, value in spec.params] or [0.0], dtype=np.float64)
+        stats = np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
+        floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+        log = np.zeros((0, LOG_HAND + t[HMAX]), dtype=np.int32)
+        s = state_array(game, state)
+        work = (stats, floats, int_work(t), POLICY, log)
+        return int(decide(t, s, CODES[spec.cls], weights, stream, *work))

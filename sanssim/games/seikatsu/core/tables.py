@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.games.seikatsu.engine import HAND_SIZE, Game
+from sanssim.games.seikatsu.engine import EMPTY, HAND_SIZE, Game, State
 
 MAX_CELLS = 62  # masks are int64; one spare bit keeps every shift positive
 
@@ -109,3 +109,29 @@ def game_table(game: Game) -> np.ndarray:
         offset += size
     header[S_SIZE] = offset
     return np.array(header + body, dtype=np.int64)
+
+
+def state_array(game: Game, state: State) -> np.ndarray:
+    """A Python `State` as a compiled state (for single decisions and their tests)."""
+    t = game_table(game)
+    s = np.zeros(t[S_SIZE], dtype=np.int64)
+    s[PHASE], s[TURN], s[CURRENT] = state.phase, state.turn, state.current
+    s[OCCUPIED], s[FRONTIER], s[KOI] = state.occupied, state.frontier, state.koi
+    s[BAG_LEN], s[N_LEGAL] = len(state.bag), len(state.legal)
+    hmax = t[HMAX]
+    for slot, values in (
+        (S_BIRDS, state.birds),
+        (S_FLOWERS, state.flowers),
+        (S_BOARD, state.board),
+        (S_BAG, state.bag),
+        (S_HANDS, [k for h in state.hands for k in h + [EMPTY] * (hmax - len(h))]),
+        (S_HAND_LEN, [len(h) for h in state.hands]),
+        (S_KOI_HELD, state.koi_held),
+        (S_SIDE_SCORE, state.side_score),
+        (S_OWN, state.own_points),
+        (S_KOI_PLAYED, state.koi_played),
+        (S_START, state.start_tiles),
+        (S_LEGAL, state.legal),
+    ):
+        s[t[slot] : t[slot] + len(values)] = values
+    return s
