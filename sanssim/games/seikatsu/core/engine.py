@@ -112,6 +112,17 @@ def put(t: np.ndarray, s: np.ndarray, kind: np.int64, cell: np.int64) -> None:
 
 
 @nb.njit(cache=True)
+def spread(counts: np.ndarray, out: np.ndarray) -> np.int64:
+    """The multiset of `counts` (kind -> how many) into `out`, ascending; its size."""
+    size = 0
+    for kind in range(counts.shape[0]):
+        for _ in range(counts[kind]):
+            out[size] = kind
+            size += 1
+    return size
+
+
+@nb.njit(cache=True)
 def _pop_bag(t: np.ndarray, s: np.ndarray) -> np.int64:
     s[BAG_LEN] -= 1
     return s[t[S_BAG] + s[BAG_LEN]]
@@ -147,11 +158,7 @@ def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> None:
         counts = np.zeros(t[N_KINDS], dtype=np.int64)  # the bag sorted (`bag.sort()`)
         for i in range(size):
             counts[bag[i]] += 1
-        at = 0
-        for kind in range(t[N_KINDS]):
-            for _ in range(counts[kind]):
-                bag[at] = kind
-                at += 1
+        spread(counts, bag)
         rng.shuffle(g, bag, size)
     for p in range(n):
         for i in range(2):

@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.games.seikatsu.core.engine import EMPTY, apply, copy_state, side_totals
+from sanssim.games.seikatsu.core.engine import EMPTY, apply, copy_state, side_totals, spread
 from sanssim.games.seikatsu.core.strategies import (
     GREEDY,
     LOOKAHEAD,
@@ -99,11 +99,7 @@ def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) 
     for p in range(n):
         counts[koi] -= s[t[S_KOI_HELD] + p]
     pool = world[t[S_BAG] : t[S_BAG] + t[BAG_CAP]]
-    size = 0
-    for kind in range(t[N_KINDS]):
-        for _ in range(counts[kind]):
-            pool[size] = kind
-            size += 1
+    size = spread(counts, pool)
     rng.shuffle(g, pool, size)
     taken = 0
     for p in range(n):

@@ -85,6 +85,17 @@ def after(t: np.ndarray, stats: np.ndarray, pagoda: np.int64, kind: np.int64, ce
 
 
 @nb.njit(cache=True)
+def option(t, s, i: np.int64, stats: np.ndarray, pagoda: np.int64) -> tuple:
+    """Legal action `i`: its kind, space, bird points now and `after` on `pagoda`'s row."""
+    action = s[t[S_LEGAL] + i]
+    kind = action // t[N_CELLS]
+    cell = action % t[N_CELLS]
+    birds, _ = bird_points(t, s, kind, cell)
+    before, grown, empty, length = after(t, stats, pagoda, kind, cell)
+    return kind, cell, birds, before, grown, empty, length
+
+
+@nb.njit(cache=True)
 def pick(t, s, scores: np.ndarray, pool: np.ndarray, g: np.ndarray, keep_koi: bool) -> np.int64:
     """The pool within EPS of the top score, best first and ties in legal order (stable
     sort on -score), less the koi plays with `keep_koi` if any remain; one draw picks."""
@@ -121,13 +132,8 @@ def greedy_scores(t: np.ndarray, s: np.ndarray, seat: np.int64, stats: np.ndarra
     pagoda = t[t[T_SEAT_PAGODA] + seat]
     row_stats(t, s, pagoda, stats[0])
     points = t[T_POINTS]
-    n_cells = t[N_CELLS]
     for i in range(s[N_LEGAL]):
-        action = s[t[S_LEGAL] + i]
-        kind = action // n_cells
-        cell = action % n_cells
-        birds, _ = bird_points(t, s, kind, cell)
-        before, grown, _, _ = after(t, stats[0], pagoda, kind, cell)
+        _, _, birds, before, grown, _, _ = option(t, s, i, stats[0], pagoda)
         out[i] = float(birds) + float(t[points + grown] - t[points + before])
 
 
@@ -161,14 +167,9 @@ def heuristic_scores(t, s, seat: np.int64, w: np.ndarray, stats: np.ndarray, out
         if turn % n == seat:
             turns_left += 1
     koi_cost = w[KOI_WEIGHT] * (turns_left - 1) / t[PER_PLAYER]
-    n_cells = t[N_CELLS]
     koi = t[KOI_KIND]
     for i in range(s[N_LEGAL]):
-        action = s[t[S_LEGAL] + i]
-        kind = action // n_cells
-        cell = action % n_cells
-        birds, _ = bird_points(t, s, kind, cell)
-        before, grown, empty, length = after(t, stats[0], own, kind, cell)
+        kind, cell, birds, before, grown, empty, length = option(t, s, i, stats[0], own)
         gain = potential(t, grown + fill * (empty - 1), length) - potential(
             t, before + fill * empty, length
         )
