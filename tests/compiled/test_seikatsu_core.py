@@ -169,4 +169,5 @@ def test_supports_only_what_is_compiled() -> None:
     assert not supported("heuristic:team=-1.0")
     assert not supported("heuristic:birds=nan")
     assert not supported("heuristic:rows=inf")
+    assert not supported("heuristic:birds=1e300,rows=1e300")  # inf - inf: a NaN score
     assert not supported("random", "lookahead:rollouts=10000000000000000")

@@ -51,18 +51,21 @@ CODES = {
 }
 WEIGHTS = max(len(cls.params) for cls in CODES)
 EXACT = 2.0**53  # parameters pass as doubles: integers below this round-trip exactly
+LARGEST = 1e12  # weights beyond this could overflow a score to infinity, then NaN
 POLICY = np.array([p.default for p in HeuristicStrategy.params], dtype=np.float64)
 
 
 def _compiled_params(spec: StrategySpec) -> bool:
     """Parameters the compiled strategies replicate: finite numbers; `heuristic`'s
     fill and team not negative (a negative set size indexes the points table from its
-    end in Python, or fails), `lookahead`'s counts exact as doubles."""
+    end in Python, or fails) and no weight so large that a score could be NaN (Python
+    sorts NaNs its own way), `lookahead`'s counts exact as doubles."""
     values = dict(spec.params)
     if not all(isinstance(v, int | float) and math.isfinite(v) for v in values.values()):
         return False
     if spec.cls is HeuristicStrategy:
-        return values["fill"] >= 0 and values["team"] >= 0
+        in_range = all(abs(v) <= LARGEST for v in values.values())
+        return in_range and values["fill"] >= 0 and values["team"] >= 0
     return all(abs(v) < EXACT for v in values.values())
 
 
