@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from sanssim.errors import SanssimError
@@ -63,7 +64,12 @@ TURN_SCHEMA: dict[str, pl.DataType] = {
     "bag_left": pl.Int16(),
 }
 
-_INT_FIELDS = tuple(f for f in TurnRecord._fields if f != "hand")
+# What each game contributes to the results frame; the rest is the configuration's.
+SCORE_COLUMNS = (
+    "game_id", "game_seed", "start_tiles", "bird_points", "own_bird_points", "flower_points",
+    "row_points", "total", "rank", "koi_played",
+)  # fmt: skip
+TURN_FIELDS = tuple(f for f in TurnRecord._fields if f != "hand")
 _HAND = TurnRecord._fields.index("hand")
 
 
@@ -74,12 +80,9 @@ def result_frame(
     finished: list[tuple[int, int, State]],
 ) -> pl.DataFrame:
     """One row per (game, seat); `finished` holds (game_id, game_seed, final state)."""
-    comps = game.components
     n = game.n_players
-    teams = game.n_sides < n
-    pagodas = [comps.pagodas[p].name for p in game.seat_pagoda]
     names = game.kind_names
-    cols: dict[str, list[Any]] = {name: [] for name in RESULT_SCHEMA}
+    cols: dict[str, list[Any]] = {name: [] for name in SCORE_COLUMNS}
     side = game.side
     seats = range(n)
     for game_id, seed, state in finished:
@@ -97,7 +100,25 @@ def result_frame(
         cols["total"] += [totals[side[s]] for s in seats]
         cols["rank"] += game.ranks_of(totals)
         cols["koi_played"] += state.koi_played
-    games = len(finished)
+    return scored_result_frame(run_id, game, strategies, len(finished), cols)
+
+
+def scored_result_frame(
+    run_id: str,
+    game: Game,
+    strategies: Sequence[str],
+    games: int,
+    cols: dict[str, Any],
+) -> pl.DataFrame:
+    """The results frame from each game's `SCORE_COLUMNS` (one entry per (game, seat), the
+    start tiles and row points flat); shared with the compiled core, which gives arrays."""
+    comps = game.components
+    n = game.n_players
+    teams = game.n_sides < n
+    pagodas = [comps.pagodas[p].name for p in game.seat_pagoda]
+    side = game.side
+    seats = range(n)
+    cols = dict(cols)
     rows = n * games
     cols["run_id"] = [run_id] * rows
     cols["game"] = [GAME] * rows
@@ -108,13 +129,16 @@ def result_frame(
     cols["pagoda"] = pagodas * games
     cols["strategy"] = list(strategies) * games
     cols["koi_dealt"] = list(game.koi_dealt) * games
-    cols["winner"] = [rank == 1 for rank in cols["rank"]]
     lists = {
         "start_tiles": fixed_lists(cols.pop("start_tiles"), len(game.starts), pl.String()),
         "row_points": fixed_lists(cols.pop("row_points"), len(game.rows[0]), pl.Int8()),
     }
-    plain = {k: v for k, v in RESULT_SCHEMA.items() if k not in lists}
-    return pl.DataFrame(cols, schema=plain).with_columns(**lists).select(list(RESULT_SCHEMA))
+    plain = {k: v for k, v in RESULT_SCHEMA.items() if k not in lists and k != "winner"}
+    return (
+        pl.DataFrame({k: cols[k] for k in plain}, schema=plain)
+        .with_columns(winner=pl.col("rank") == 1, **lists)
+        .select(list(RESULT_SCHEMA))
+    )
 
 
 def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.DataFrame:
@@ -134,27 +158,44 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
     raw = pl.DataFrame(
         {
             name: pl.Series(name, col, dtype=pl.Int16)
-            for name, col in zip(_INT_FIELDS, columns, strict=True)
+            for name, col in zip(TURN_FIELDS, columns, strict=True)
         }
     )
+    return named_turn_frame(run_id, game, raw, game_ids, flat, width)
+
+
+def named_turn_frame(
+    run_id: str,
+    game: Game,
+    raw: pl.DataFrame,
+    game_ids: Sequence[int] | np.ndarray,
+    hands: Sequence[int] | np.ndarray,
+    width: int,
+) -> pl.DataFrame:
+    """The turns frame from the records' int columns (`TURN_FIELDS`, Int16), each row's
+    game id and its hand in `width` slots, the empty ones at the end, -1; shared with the
+    compiled core."""
     kinds = list(game.kind_names)
     qs = [q for q, _ in game.cells]
     rs = [r for _, r in game.cells]
     birds = list(game.components.birds)
     n = game.n_players
-    hand = pl.Series(flat, dtype=pl.Int16).replace_strict(
-        range(len(kinds)), kinds, default=None, return_dtype=pl.String
+    slots = np.asarray(hands, dtype=np.int16).reshape(-1, width)
+    held = pl.DataFrame(
+        {
+            "hand": _named(pl.Series(slots.ravel()), kinds, pl.String()).reshape((-1, width)),
+            "size": (slots >= 0).sum(axis=1),
+        }
     )
+    hand = held.select(pl.col("hand").cast(pl.List(pl.String)).list.head(pl.col("size")))
     team = (
         pl.col("seat").replace_strict(range(n), list(game.side), return_dtype=pl.Int8)
         if game.n_sides < n
         else pl.lit(None, dtype=pl.Int8)
     )
 
-    def named(column: str, values: list[Any], dtype: pl.DataType) -> pl.Expr:
-        return pl.col(column).replace_strict(
-            range(len(values)), values, default=None, return_dtype=dtype
-        )
+    def named(column: str, values: list[Any], dtype: pl.DataType) -> pl.Series:
+        return _named(raw[column], values, dtype).alias(column)
 
     df = raw.select(
         pl.lit(run_id).alias("run_id"),
@@ -163,7 +204,7 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         (pl.col("turn") // n + 1).alias("round"),
         pl.col("seat"),
         team.alias("team"),
-        hand.reshape((-1, width)).cast(pl.List(pl.String)).list.drop_nulls().alias("hand"),
+        hand["hand"],
         pl.col("koi_held"),
         named("tile", kinds, pl.String()),
         named("cell", qs, pl.Int8()).alias("q"),
@@ -175,6 +216,13 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         pl.col("bag_left"),
     )
     return df.cast(TURN_SCHEMA)  # type: ignore[arg-type]
+
+
+def _named(codes: pl.Series, values: list[Any], dtype: pl.DataType) -> pl.Series:
+    """`values[code]` for each code, null for -1 (a gather: several times a replace's speed)."""
+    lookup = pl.Series([*values, None], dtype=dtype)
+    index = codes.to_numpy()
+    return lookup.gather(np.where(index < 0, len(values), index).astype(np.uint32))
 
 
 def replay_turn(state: State, row: dict[str, Any]) -> None:

@@ -102,6 +102,12 @@ class Seikatsu(GameType):
 
         return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
 
+    def core(self) -> Any:
+        """The compiled core (`sanssim.compiled.Core`); numba is imported only here."""
+        from sanssim.games.seikatsu.core import SeikatsuCore
+
+        return SeikatsuCore()
+
     def show(
         self,
         game: Game,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import polars as pl
+
 from sanssim.games.seikatsu.engine import Game, GameConfig
 
 # (players, tournament): (bird, half-width), (flower, hw), (total, hw) per side; seat 0 (team
@@ -54,3 +56,25 @@ def random_play(n_players: int, tournament: bool, games: int) -> RandomPlay:
         seat0_wins += state.ranks()[0] == 1
         ties += side_totals.count(max(side_totals)) > 1
     return RandomPlay(birds, flowers, totals, seat0_wins, ties)
+
+
+def figures(results: pl.DataFrame) -> RandomPlay:
+    """The same figures from a results frame of uniform random games (either engine's):
+    one row per side (a team's seats carry its scores) and game."""
+    sides = results.with_columns(side=pl.coalesce("team", "seat")).unique(
+        ["game_id", "side"], keep="first", maintain_order=True
+    )
+    per_game = sides.group_by("game_id", maintain_order=True).agg(
+        pl.col("bird_points").mean(),
+        pl.col("total").mean(),
+        tied=(pl.col("total") == pl.col("total").max()).sum() > 1,
+    )
+    birds = per_game["bird_points"].to_list()
+    totals = per_game["total"].to_list()
+    return RandomPlay(
+        birds,
+        [t - b for t, b in zip(totals, birds, strict=True)],
+        totals,
+        int(results.filter(pl.col("seat") == 0)["winner"].sum()),
+        int(per_game["tied"].sum()),
+    )

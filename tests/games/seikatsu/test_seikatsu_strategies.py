@@ -5,16 +5,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from seikatsu_positions import deal, play, set_position
 
+from sanssim.compiled import rng
 from sanssim.games.seikatsu import Game, GameConfig, State
+from sanssim.games.seikatsu.core import SeikatsuCore
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.games.seikatsu.view import PlayerView
+from sanssim.strategies import resolve
 from sanssim.strategies.base import Strategy
 
 CONFIGS = [(2, False), (3, False), (4, False), (2, True), (3, True), (4, True)]
 STRATEGIES: list[type[Strategy]] = [GreedyStrategy, HeuristicStrategy]
+CORE = SeikatsuCore()
 
 
 def midgame(n: int, tournament: bool, seed: int, turns: int) -> State:
@@ -144,6 +149,27 @@ def test_strategies_ignore_hidden_information(cls, n, tournament):
         ea = cls(random.Random(seed)).explain(PlayerView(state, seat), list(state.legal))
         eb = cls(random.Random(seed)).explain(PlayerView(other, seat), list(other.legal))
         assert ea == eb
+
+
+COMPILED = ["random", "greedy", "heuristic:spoil=1.1,fill=0.3", "lookahead:rollouts=4,width=2"]
+
+
+@pytest.mark.parametrize("text", COMPILED)
+@pytest.mark.parametrize("n,tournament", CONFIGS)
+def test_compiled_strategies_ignore_hidden_information(text, n, tournament):
+    """The compiled choice on a position and on its hidden reshuffle is the Python one,
+    and the compiled stream has drawn exactly what the Python strategy's has."""
+    spec = resolve(text, "seikatsu")
+    for seed in range(6):
+        state = midgame(n, tournament, seed, turns=seed * 3)
+        seat = state.current
+        other = reshuffle_hidden(state, seat, random.Random(seed))
+        player = spec.make(random.Random(seed))
+        expected = player.choose(PlayerView(state, seat), list(state.legal))
+        for position in (state, other):
+            stream = rng.from_python(random.Random(seed))
+            assert CORE.decide(position, spec, stream) == expected
+            assert np.array_equal(stream, rng.from_python(player.rng))
 
 
 # ---------------------------------------------------------------- the strategies

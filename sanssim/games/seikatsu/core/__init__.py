@@ -1,0 +1,146 @@
+"""Seikatsu's compiled core: whole chunks of games in numba, the Python path's frames.
+
+`SeikatsuCore` implements `sanssim.compiled.Core`. The rules are `engine`, the
+strategies `strategies` and `lookahead`, the chunk loop `chunk`; `tables` turns a
+`Game` into the flat table they read and `frames` turns their arrays into the log
+module's frames. Seeds are derived in Python once per game; nothing runs in Python
+per turn.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from sanssim.compiled import CoreChunk
+from sanssim.errors import ConfigError
+from sanssim.games.seikatsu.core import frames
+from sanssim.games.seikatsu.core.chunk import play_games
+from sanssim.games.seikatsu.core.engine import LOG_HAND
+from sanssim.games.seikatsu.core.lookahead import decide, int_work
+from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
+from sanssim.games.seikatsu.core.tables import (
+    HMAX,
+    MAX_CELLS,
+    MAX_LEGAL,
+    N_FLOWERS,
+    N_ROWS,
+    N_SIDES,
+    N_STARTS,
+    TURNS,
+    compiled_form,
+    game_table,
+    state_array,
+)
+from sanssim.games.seikatsu.engine import Game, GameConfig, State
+from sanssim.games.seikatsu.log import TURN_SCHEMA
+from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
+from sanssim.seeding import derive_seed
+from sanssim.strategies.base import StrategySpec
+from sanssim.strategies.lookahead import LookaheadStrategy
+from sanssim.strategies.random import RandomStrategy
+
+CODES = {
+    RandomStrategy: RANDOM,
+    GreedyStrategy: GREEDY,
+    HeuristicStrategy: HEURISTIC,
+    LookaheadStrategy: LOOKAHEAD,
+}
+WEIGHTS = max(len(cls.params) for cls in CODES)
+EXACT = 2.0**53  # parameters pass as doubles: integers below this round-trip exactly
+LARGEST = 1e12  # weights beyond this could overflow a score to infinity, then NaN
+POLICY = np.array([p.default for p in HeuristicStrategy.params], dtype=np.float64)
+
+
+def _compiled_params(spec: StrategySpec) -> bool:
+    """Parameters the compiled strategies replicate: finite numbers; `heuristic`'s
+    fill and team not negative (a negative set size indexes the points table from its
+    end in Python, or fails) and no weight so large that a score could be NaN (Python
+    sorts NaNs its own way), `lookahead`'s counts exact as doubles."""
+    values = dict(spec.params)
+    if not all(isinstance(v, int | float) and math.isfinite(v) for v in values.values()):
+        return False
+    if spec.cls is HeuristicStrategy:
+        in_range = all(abs(v) <= LARGEST for v in values.values())
+        return in_range and values["fill"] >= 0 and values["team"] >= 0
+    return all(abs(v) < EXACT for v in values.values())
+
+
+def _seeds(game: Game, games: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Per game: the bag stream's seed, then each seat's strategy stream's (`play_game`)."""
+    seats = range(game.n_players)
+    return np.array(
+        [
+            [derive_seed(seed, "bag")] + [derive_seed(seed, p, 1) for p in seats]
+            for _, seed in games
+        ],
+        dtype=np.int64,
+    ).reshape(len(games), game.n_players + 1)
+
+
+class SeikatsuCore:
+    """The compiled fast path of Seikatsu (`sanssim.compiled.Core`)."""
+
+    title = "the Seikatsu engine"
+
+    def supports(self, specs: Sequence[StrategySpec]) -> bool:
+        return all(spec.cls in CODES and _compiled_params(spec) for spec in specs)
+
+    def compile(self) -> None:
+        game = Game(GameConfig())
+        specs = [StrategySpec(cls.name, cls, (), "seikatsu") for cls in (RandomStrategy,) * 2]
+        self.play_chunk(game, specs, "", ["random"] * 2, [(0, 0)], True)
+
+    def play_chunk(
+        self,
+        game: Game,
+        specs: Sequence[StrategySpec],
+        run_id: str,
+        strategies: Sequence[str],
+        games: Sequence[tuple[int, int]],
+        record: bool,
+    ) -> CoreChunk:
+        if not compiled_form(game):
+            raise ConfigError(
+                f"the compiled Seikatsu engine plays gardens of at most {MAX_CELLS} spaces, "
+                f"this one has {game.n_cells}: play it with the Python engine"
+            )
+        t = game_table(game)
+        n = game.n_players
+        codes = np.array([CODES[spec.cls] for spec in specs], dtype=np.int64)
+        weights = np.zeros((n, WEIGHTS), dtype=np.float64)
+        for seat, spec in enumerate(specs):
+            for i, (_, value) in enumerate(spec.params):
+                weights[seat, i] = value
+        count = len(games)
+        log = np.full((count * t[TURNS] if record else 0, LOG_HAND + t[HMAX]), -1, np.int32)
+        start = np.zeros((count, t[N_STARTS]), dtype=np.int64)
+        scores = np.zeros((count, 4, n), dtype=np.int64)
+        rows = np.zeros((count, t[N_SIDES], t[N_ROWS]), dtype=np.int64)
+        ranks = np.zeros((count, t[N_SIDES]), dtype=np.int64)
+        seeds = _seeds(game, games)
+        written = play_games(
+            t, codes, weights, POLICY, seeds, record, log, start, scores, rows, ranks
+        )
+        results = frames.result_frame(run_id, game, strategies, games, start, scores, rows, ranks)
+        if not record:
+            return CoreChunk(results, None)
+        if not written:
+            return CoreChunk(results, pl.DataFrame(schema=TURN_SCHEMA))
+        return CoreChunk(results, frames.turn_frame(run_id, game, games, log[:written]))
+
+    def decide(self, state: State, spec: StrategySpec, stream: np.ndarray) -> int:
+        """The compiled choice of `spec` for the seat to move in a Python `state`, drawing
+        from `stream` (a compiled generator, advanced as the Python strategy's would be)."""
+        game = state.game
+        t = game_table(game)
+        weights = np.array([value for _, value in spec.params] or [0.0], dtype=np.float64)
+        stats = np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
+        floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+        log = np.zeros((0, LOG_HAND + t[HMAX]), dtype=np.int32)
+        s = state_array(game, state)
+        work = (stats, floats, int_work(t), POLICY, log)
+        return int(decide(t, s, CODES[spec.cls], weights, stream, *work))

@@ -1,0 +1,86 @@
+"""A whole chunk of Seikatsu games in one compiled call, `play_game` step for step.
+
+Each game seeds its bag stream and every seat's strategy stream from seeds derived in
+Python (`sanssim.seeding`), deals, and asks the seat to move while it has a choice;
+forced turns after a choice are played by `apply`, as `State.apply_action` does, so a
+strategy draws exactly when its Python version is asked. Turn rows go into one
+preallocated log block; each game's scores into per-game arrays.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng
+from sanssim.games.seikatsu.core.engine import (
+    LOG_GAME,
+    apply,
+    deal,
+    new_state,
+    row_points,
+    side_ranks,
+    side_totals,
+)
+from sanssim.games.seikatsu.core.lookahead import decide, int_work
+from sanssim.games.seikatsu.core.tables import (
+    CURRENT,
+    MAX_LEGAL,
+    N_FLOWERS,
+    N_LEGAL,
+    N_PLAYERS,
+    N_ROWS,
+    N_SIDES,
+    N_STARTS,
+    S_KOI_PLAYED,
+    S_OWN,
+    S_SIDE_SCORE,
+    S_START,
+    T_SIDE_PAGODA,
+)
+
+
+@nb.njit(cache=True)
+def play_games(t, codes, weights, policy, seeds, record: bool, log, start, scores, rows, ranks):
+    """Play one game per row of `seeds` (bag seed, then one per seat). Writes the turn
+    log (with `record`), and per game: start tiles, scores (side bird points, side
+    totals, own bird points, koi played), each side's row points and ranks. Returns the
+    number of log rows written."""
+    n = t[N_PLAYERS]
+    sides = t[N_SIDES]
+    s = new_state(t)
+    gens = np.zeros((n + 1, rng.STATE), dtype=np.uint32)
+    stats = np.zeros((max(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
+    floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+    ints = int_work(t)
+    totals = np.zeros(sides, dtype=np.int64)
+    place = np.zeros(sides, dtype=np.int64)
+    row = 0 if record else -1
+    for gi in range(seeds.shape[0]):
+        for i in range(n + 1):
+            rng.seed(gens[i], seeds[gi, i])
+        deal(t, s, gens[0])
+        first = row
+        while s[N_LEGAL] > 0:
+            p = s[CURRENT]
+            action = decide(
+                t, s, codes[p], weights[p], gens[1 + p], stats, floats, ints, policy, log
+            )
+            row = apply(t, s, action, log, row)
+        if record:
+            log[first:row, LOG_GAME] = gi
+        for i in range(t[N_STARTS]):
+            start[gi, i] = s[t[S_START] + i]
+        side_totals(t, s, totals)
+        side_ranks(t, totals, place)
+        for side in range(sides):
+            scores[gi, 0, side] = s[t[S_SIDE_SCORE] + side]
+            scores[gi, 1, side] = totals[side]
+            ranks[gi, side] = place[side]
+            pagoda = t[t[T_SIDE_PAGODA] + side]
+            for k in range(t[N_ROWS]):
+                rows[gi, side, k] = row_points(t, s, pagoda, k)
+        for p in range(n):
+            scores[gi, 2, p] = s[t[S_OWN] + p]
+            scores[gi, 3, p] = s[t[S_KOI_PLAYED] + p]
+    return max(row, 0)

@@ -1,0 +1,91 @@
+"""The compiled chunk's arrays as the Python path's results and turns frames.
+
+Both go through the log module's own frame builders (`scored_result_frame`,
+`named_turn_frame`), so names, dtypes and row order are the Python path's by
+construction; only the per-game columns come from arrays here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from sanssim.games.seikatsu.core.engine import (
+    LOG_BAG_LEFT,
+    LOG_CELL,
+    LOG_DRAWN,
+    LOG_GAME,
+    LOG_HAND,
+    LOG_KOI_BIRD,
+    LOG_KOI_HELD,
+    LOG_POINTS,
+    LOG_SCORE,
+    LOG_SEAT,
+    LOG_TILE,
+    LOG_TURN,
+)
+from sanssim.games.seikatsu.engine import Game
+from sanssim.games.seikatsu.log import TURN_FIELDS, named_turn_frame, scored_result_frame
+
+# the log block's column of each `TurnRecord` int field
+LOG_COLUMNS = {
+    "turn": LOG_TURN,
+    "seat": LOG_SEAT,
+    "koi_held": LOG_KOI_HELD,
+    "tile": LOG_TILE,
+    "cell": LOG_CELL,
+    "koi_bird": LOG_KOI_BIRD,
+    "bird_points": LOG_POINTS,
+    "drawn": LOG_DRAWN,
+    "score": LOG_SCORE,
+    "bag_left": LOG_BAG_LEFT,
+}
+assert tuple(LOG_COLUMNS) == TURN_FIELDS
+
+
+def result_frame(
+    run_id: str,
+    game: Game,
+    strategies: Sequence[str],
+    games: Sequence[tuple[int, int]],
+    start: np.ndarray,
+    scores: np.ndarray,
+    rows: np.ndarray,
+    ranks: np.ndarray,
+) -> pl.DataFrame:
+    """The results frame from `chunk.play_games`' per-game arrays."""
+    n = game.n_players
+    side = np.array(game.side, dtype=np.int64)
+    per_seat = np.arange(len(games)).repeat(n)
+    kinds = pl.Series(start[per_seat].ravel()).replace_strict(
+        range(len(game.kind_names)), list(game.kind_names), return_dtype=pl.String
+    )
+    birds = scores[:, 0, side]
+    totals = scores[:, 1, side]
+    cols = {
+        "game_id": np.array([g for g, _ in games], dtype=np.int64).repeat(n),
+        "game_seed": np.array([s for _, s in games], dtype=np.int64).repeat(n),
+        "start_tiles": kinds,
+        "bird_points": birds.ravel(),
+        "own_bird_points": scores[:, 2, :n].ravel(),
+        "flower_points": (totals - birds).ravel(),
+        "row_points": rows[:, side, :].ravel(),
+        "total": totals.ravel(),
+        "rank": ranks[:, side].ravel(),
+        "koi_played": scores[:, 3, :n].ravel(),
+    }
+    return scored_result_frame(run_id, game, strategies, len(games), cols)
+
+
+def turn_frame(
+    run_id: str, game: Game, games: Sequence[tuple[int, int]], log: np.ndarray
+) -> pl.DataFrame:
+    """The turns frame from the first rows of the log block (`engine.play`'s rows)."""
+    raw = pl.DataFrame(
+        {name: pl.Series(name, log[:, col], dtype=pl.Int16) for name, col in LOG_COLUMNS.items()}
+    )
+    ids = np.array([g for g, _ in games], dtype=np.int64)[log[:, LOG_GAME]]
+    hands = log[:, LOG_HAND:]
+    return named_turn_frame(run_id, game, raw, ids, hands.ravel(), hands.shape[1])
