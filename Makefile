@@ -38,7 +38,7 @@ bench:
 	$(BIN)/python scripts/bench.py $(BENCH)
 
 # The canonical reports under reports/, from the experiments in experiments/canonical.toml
-# (about 360,000 heuristic games: 15-20 minutes on 2 cores), experiments/seikatsu.toml
+# (about 460,000 heuristic games: 20-25 minutes on 2 cores), experiments/seikatsu.toml
 # (120,000 heuristic Seikatsu games: about 380 CPU-seconds, 3-4 minutes on 2 idle cores)
 # and experiments/splendor.toml (240,000 heuristic Splendor games: about 17 minutes on 2
 # cores). An interrupted run resumes. Reports are regenerated in place, so --force lets
