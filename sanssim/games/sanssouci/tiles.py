@@ -23,7 +23,6 @@ PER_SYMBOL = " per symbol"
 SOURCES = ("noble_points", "expansion_points", "row_bonus", "column_bonus", "mission_points")
 NAMES = {
     "no_tile": "turns without a tile, per game",
-    "no_tile_share": "share of the seat's turns without a tile",
     "empty": "garden squares left empty (of 54)",
     "total": PLAYER_NAMES["total"],
     **{s: PLAYER_NAMES[s] for s in SOURCES},
@@ -87,7 +86,7 @@ def _cell(row: dict, name: str, digits: int = 2, scale: float = 1.0, unit: str =
     if row.get(f"{name}_mean") is None:
         return "no turn log"
     if row[f"{name}_sd"] == 0 or row[f"{name}_n"] == 1 and row[f"{name}_sd"] is None:
-        return f"{scale * row[f'{name}_mean']:.{digits}g}{unit} in every game"
+        return f"{round(scale * row[f'{name}_mean'], digits):g}{unit} in every game"
     scaled = {k: scale * row[f"{name}_{k}"] for k in ("mean", "lo", "hi")}
     return fmt.interval(scaled["mean"], scaled["lo"], scaled["hi"], digits, unit=unit)
 
@@ -118,27 +117,20 @@ def build(ctx: Context) -> Section:
     by_seat = {(r["arm"], r["seat"]): r for r in seat.iter_rows(named=True)}
     sources = [s for s in SOURCES if s != "expansion_points" or arms["expansion"].any()]
     shown = ["no_tile", "empty", "total", *sources, "edge"]
-    rows = []
     ordered = arms.sort("n_players", "tiles", descending=[False, True])
+    most = max(ordered["n_players"])
+    turn_rows, point_rows = [], []
     for arm in ordered.iter_rows(named=True):
         r = stats[arm["arm"]]
         shares = [
-            f"seat {s}: {_cell(by_seat[(arm['arm'], s)], 'no_tile_share', 1, 100, '%')}"
-            if by_seat[(arm["arm"], s)]["no_tile_share_mean"] is not None
-            else f"seat {s}: no turn log"
-            for s in range(arm["n_players"])
+            _cell(by_seat[(arm["arm"], s)], "no_tile_share", 1, 100, "%")
+            if s < arm["n_players"]
+            else "–"
+            for s in range(most)
         ]
-        rows.append(
-            [
-                arm["arm"],
-                str(arm["n_players"]),
-                f"{arm['tiles']} ({arm['per_symbol']} per symbol)",
-                str(arm["games"]),
-                *(_cell(r, m) for m in shown[:2]),
-                "; ".join(shares),
-                *(_cell(r, m) for m in shown[2:]),
-            ]
-        )
+        facets = [arm["arm"], str(arm["n_players"]), f"{arm['tiles']} ({arm['per_symbol']} each)"]
+        turn_rows.append([*facets, str(arm["games"]), _cell(r, "no_tile"), *shares])
+        point_rows.append([*facets, *(_cell(r, m) for m in shown[1:])])
     lengths = ", ".join(f"{n * ROUNDS} at {n} players" for n in sorted(set(arms["n_players"])))
     blocks: list[Block] = [
         Heading(2, TITLE),
@@ -152,19 +144,32 @@ def build(ctx: Context) -> Section:
             f"({lengths}): the rules fix the length, so fewer tiles cannot shorten a game. "
             "Values with 95% intervals; a value every game shared is given without one."
         ),
+        Para("Turns without a tile: per game, and as a share of each seat's 18 turns."),
         Table(
             [
                 "arm",
                 "players",
-                "tiles",
+                "tiles (per symbol)",
                 "games",
                 NAMES["no_tile"],
-                NAMES["empty"] + ", per player",
-                NAMES["no_tile_share"],
-                *(NAMES[m] + ", per player" for m in shown[2:-1]),
+                *(f"seat {s}" for s in range(most)),
+            ],
+            turn_rows,
+        ),
+        Para(
+            "Per player: garden squares left empty, the final score and its sources, and the "
+            "first player's win share minus the fair share 1/players (shared wins split)."
+        ),
+        Table(
+            [
+                "arm",
+                "players",
+                "tiles (per symbol)",
+                NAMES["empty"],
+                *(NAMES[m] for m in shown[2:-1]),
                 NAMES["edge"],
             ],
-            rows,
+            point_rows,
         ),
     ]
     findings: dict[int, list[str]] = {}

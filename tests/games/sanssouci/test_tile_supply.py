@@ -62,9 +62,10 @@ def test_the_manifest_records_tiles_per_symbol_only_when_given():
     given = GAME.config_options(2, {"tiles_per_symbol": 3}, comps)
     assert given["tiles_per_symbol"] == 3 and "tile_set" not in given
     options = GAME.options_from_config(given)
-    assert GAME.new_game(2, options, comps).tiles == Game(
-        GameConfig(n_players=2, tiles_per_symbol=3), comps
-    ).tiles
+    assert (
+        GAME.new_game(2, options, comps).tiles
+        == Game(GameConfig(n_players=2, tiles_per_symbol=3), comps).tiles
+    )
 
 
 def test_cli_refuses_both_supplies_in_one_line_and_help_names_the_defaults(tmp_path: Path):
@@ -102,7 +103,7 @@ def test_tile_section_counts_the_turns_without_a_tile_from_the_log(short: Path, 
     per_game = turns.group_by("game_id").agg(pl.col("slot").is_null().sum())["slot"]
     row = next(r for r in section.splitlines() if r.startswith("| short |"))
     cells = row.split(" | ")
-    assert cells[2:4] == ["27 (3 per symbol)", "24"]
+    assert cells[2:4] == ["27 (3 each)", "24"]
     if per_game.n_unique() == 1:
         assert cells[4] == f"{per_game[0]} in every game"
     else:
