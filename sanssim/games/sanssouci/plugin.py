@@ -32,8 +32,9 @@ from sanssim.games.sanssouci.view import PlayerView
 RANDOM_SIDES = "random"
 DEFAULT_ROW_POINTS = ",".join(map(str, ROW_BONUS.values()))
 DEFAULT_MISSION_POINTS = ",".join(map(str, MISSION_POINTS))
-# House-rule options recorded in the manifest only when they differ from the rulebook, so
-# that runs without them keep their run ids.
+# Options recorded in the manifest only when they differ from the rulebook (the house rules;
+# `tiles_per_symbol` only when given, in place of `tile_set`), so that runs without them
+# keep their run ids.
 HOUSE_RULES = (
     "tiles_per_symbol",
     "row_bonus_points",

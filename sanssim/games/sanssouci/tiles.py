@@ -139,8 +139,9 @@ def build(ctx: Context) -> Section:
             "4 players with the printed sets), so the two effects are confounded. Arms with "
             "another `--tile-set` or `--tiles-per-symbol` cross them. With too few tiles the "
             "supply runs dry, display squares stay empty, and a player whose cards offer no "
-            "tile discards a card and places nothing: a turn without a tile, which also "
-            "leaves one more garden square empty. Every game still lasts 18 turns per player "
+            "tile discards a card and places nothing: a turn without a tile (so cards "
+            "discarded and turns without a tile are one count), which also leaves one more "
+            "garden square empty. Every game still lasts 18 turns per player "
             f"({lengths}): the rules fix the length, so fewer tiles cannot shorten a game. "
             "Values with 95% intervals; a value every game shared is given without one."
         ),

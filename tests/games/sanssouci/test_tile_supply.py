@@ -111,6 +111,7 @@ def test_tile_section_counts_the_turns_without_a_tile_from_the_log(short: Path, 
     base = next(r for r in section.splitlines() if r.startswith("| base |"))
     assert base.split(" | ")[4] == "0 in every game"
     assert "36 at 2 players): the rules fix the length" in section
+    assert "| base | 24 of 24 | 36 in every game | 18 in every game |" in md  # game length
     assert "| 2 players: 45 → 27 tiles | paired |" in section
     assert (tmp_path / "r" / "tile_count.png").is_file()
 
