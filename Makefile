@@ -38,7 +38,7 @@ bench:
 	$(BIN)/python scripts/bench.py $(BENCH)
 
 # The canonical reports under reports/, from the experiments in experiments/canonical.toml
-# (about 360,000 heuristic games: 15-20 minutes on 2 cores), experiments/seikatsu.toml
+# (about 460,000 heuristic games: 20-25 minutes on 2 cores), experiments/seikatsu.toml
 # (120,000 heuristic Seikatsu games: about 380 CPU-seconds, 3-4 minutes on 2 idle cores)
 # and experiments/splendor.toml (240,000 heuristic Splendor games: about 17 minutes on 2
 # cores). An interrupted run resumes. Reports are regenerated in place, so --force lets
@@ -61,6 +61,8 @@ reports: install
 	$(BIN)/sanssim run --config experiments/robustness.toml --out $(ROBUST)
 	$(BIN)/sanssim report $(ROBUST) --out reports/robustness --force
 	$(MAKE) --no-print-directory tuning
+	$(BIN)/python scripts/html_fits.py reports/*/report.html reports/tuning/*/report.html \
+		|| [ $$? -eq 2 ]  # every report fits a 1280-pixel window (exit 2: no Chromium)
 
 # The tuning demonstrations under reports/tuning/ (README "Tuning"): each tune resumes when its
 # directory exists, so an interrupted `make tuning` finishes where it stopped. Each report

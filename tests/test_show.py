@@ -86,7 +86,10 @@ def test_show_one_turn_draws_every_garden(runs):
 
 
 def test_show_without_turn_log_replays_the_strategies(runs):
-    assert "final scores:" in show(runs / "nolog", 3)
+    text = show(runs / "nolog", 3)
+    assert "final scores:" in text
+    assert "replayed from the game seed alone" in text.splitlines()[1]
+    assert "replayed from the game seed alone" not in show(runs / "plain", 1)
     assert not config_from(runs / "nolog").turn_log
 
 

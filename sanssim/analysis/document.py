@@ -84,7 +84,8 @@ STYLE = """body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:
 line-height:1.45;color:#222}table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}
 table{display:block;overflow-x:auto}
 td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}th{background:#f2f2f2}
-img{max-width:100%}figcaption{font-style:italic;color:#555}code{background:#f4f4f4}"""
+img{max-width:100%}figcaption{font-style:italic;color:#555}code{background:#f4f4f4}
+p,li,figcaption,h1,h2,h3{overflow-wrap:break-word}"""
 
 
 def to_html(blocks: list[Block], folder: Path, title: str) -> str:

@@ -141,23 +141,31 @@ def lines(
 
 
 def panels(
-    path: Path, title: str, x: list[str], panels: dict[str, list[Series]], xlabel: str
+    path: Path,
+    title: str,
+    x: list[str] | list[int],
+    panels: dict[str, list[Series]],
+    xlabel: str,
+    zero: tuple[str, ...] = (),
 ) -> None:
     """Small multiples: one panel per measure (its name is the panel's y label), series
-    as lines with interval bars over shared categorical x values."""
+    as lines with interval bars over shared x values: categories, or numbers drawn at their
+    value. The panels named in `zero` get a zero line, so a small gap is seen at its scale."""
     n = len(panels)
     cols = min(3, n)
     rows = -(-n // cols)
     fig, axes = plt.subplots(
         rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False, layout="constrained"
     )
+    numeric = all(isinstance(v, int | float) for v in x)
+    at = list(x) if numeric else list(range(len(x)))
     for ax, (ylabel, series) in zip(axes.flat, panels.items(), strict=False):
         for s in series:
             xs = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
             means = [s.mean[i] for i in xs]
             err = _errors(s, xs)
             ax.errorbar(
-                xs,
+                [at[i] for i in xs],
                 means,
                 yerr=err,
                 marker="o",
@@ -166,7 +174,10 @@ def panels(
                 label=s.label,
                 color=s.colour,
             )
-        ax.set_xticks(range(0, len(x), -(-len(x) // 9)), x[:: -(-len(x) // 9)])
+        step = -(-len(x) // 9)
+        ax.set_xticks(at[::step], [str(v) for v in x[::step]])
+        if ylabel in zero:
+            ax.axhline(0, color="grey", linestyle="--", linewidth=1)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)

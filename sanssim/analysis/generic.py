@@ -189,7 +189,9 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
     arms = ctx.data.arm_labels
     series = [figures.series("winning margin", table, "arm", arms, "margin")]
     fig = ctx.figure("score_distribution")
-    figures.intervals(fig, "Winning margin by arm", arms, series, "points (95% CI)")
+    figures.intervals(
+        fig, "Mean winning margin by arm", arms, series, "points (mean, 95% CI)", reference=0.0
+    )
     return [
         Heading(3, "Scores and margins"),
         Para(
@@ -201,7 +203,11 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
             ["arm", "players", "mean score", "games", "winning score", "margin", "top tied"],
             rows,
         ),
-        Figure(fig.name, "Winning margin: how far the winner finishes ahead, per arm."),
+        Figure(
+            fig.name,
+            "Mean winning margin per arm with its 95% interval: the average of how far the "
+            "winner finishes ahead, not the spread of margins; the dashed line is zero.",
+        ),
     ]
 
 
@@ -219,8 +225,8 @@ def _length(ctx: Context) -> list[Block]:
         [
             r["arm"],
             f"{r['turns_n']} of {games[r['arm']]}",
-            fmt.ci(r, "turns"),
-            fmt.ci(r, "rounds"),
+            _length_cell(r, "turns"),
+            _length_cell(r, "rounds"),
         ]
         for r in table.iter_rows(named=True)
     ]
@@ -235,6 +241,13 @@ def _length(ctx: Context) -> list[Block]:
         ),
         Table(["arm", "games with a turn log", "turns", "rounds"], rows),
     ]
+
+
+def _length_cell(row: dict, name: str) -> str:
+    """A length every game shares is said so, not shown as a zero-width interval."""
+    if row[f"{name}_sd"] == 0:
+        return f"{row[f'{name}_mean']:g} in every game"
+    return fmt.ci(row, name)
 
 
 def _sources(ctx: Context) -> list[Block]:

@@ -22,6 +22,12 @@ from sanssim.runner.play import play_game
 from sanssim.runner.run import config_from
 from sanssim.strategies.base import Strategy
 
+# What `show` says of a run without turn logs: there is no log to check the replay against.
+NO_LOG = (
+    "no turn log (--no-turn-log): replayed from the game seed alone with the strategies "
+    "installed now; nothing is checked against a log"
+)
+
 
 def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.DataFrame, Any]:
     """Results rows, turn rows and the replayed final state of one logged game."""
@@ -73,6 +79,8 @@ def show(run_dir: Path, game_id: int, turn: int | None = None, seat: int | None 
         raise RunError(f"game {game_id} has seats 0..{config.n_players - 1}, not {seat}")
     game_type = config.game_type
     header = f"{run_dir} game {game_id} (game_seed {results['game_seed'][0]}): {game_type.title}"
+    if not config.turn_log:
+        header += f"\n{NO_LOG}"
     seats = [
         f"seat {r['seat']}: {r['strategy']}" for r in results.select("seat", "strategy").to_dicts()
     ]

@@ -46,6 +46,8 @@ BONUS_ROWS = tuple(ROW_BONUS)
 MISSION_POINTS = tuple(range(1, N_ROWS + 1))  # a mission pays its noble's row 1-6
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULT_TILE_SET = {2: "II", 3: "II+III", 4: "II+III+IV"}
+# `tiles_per_symbol` bounds: 2 per symbol (18 tiles) still fills the 10-slot display.
+MIN_TILES_PER_SYMBOL, MAX_TILES_PER_SYMBOL = 2, 20
 
 SIDE, TAKE, PLACE, NOBLE, END = range(5)
 PHASE_NAMES = ("side", "take", "place", "noble", "end")
@@ -124,6 +126,8 @@ class GameConfig:
     expansion: bool = False
     duplicate_reshuffle: bool = False
     tile_set: str | None = None
+    # Any tile supply: this many tiles of each symbol instead of a printed tile set.
+    tiles_per_symbol: int | None = None
     garden_sides: tuple[str, ...] | None = None
     # House rules for tuning; the defaults are the rulebook's.
     row_bonus_points: tuple[int, ...] = tuple(ROW_BONUS.values())  # rows 2-6
@@ -143,7 +147,17 @@ class GameConfig:
 
     @property
     def resolved_tile_set(self) -> str:
+        """The printed set in play (`II+III`), or `N per symbol` for a `tiles_per_symbol`
+        supply."""
+        if self.tiles_per_symbol is not None:
+            return f"{self.tiles_per_symbol} per symbol"
         return self.tile_set or DEFAULT_TILE_SET.get(self.n_players, "II")
+
+    def per_symbol(self, components: Components) -> int:
+        """Tiles of each symbol in the supply."""
+        if self.tiles_per_symbol is not None:
+            return self.tiles_per_symbol
+        return components.tiles_per_symbol(self.resolved_tile_set)
 
     def validate(self, components: Components) -> None:
         n = self.n_players
@@ -153,6 +167,19 @@ class GameConfig:
             raise ConfigError(
                 f"tile set must be one of {', '.join(TILE_SETS)}, got {self.tile_set!r}"
             )
+        per = self.tiles_per_symbol
+        if per is not None:
+            if self.tile_set is not None:
+                raise ConfigError("give a tile set or tiles per symbol, not both")
+            if (
+                not isinstance(per, int)
+                or isinstance(per, bool)
+                or not (MIN_TILES_PER_SYMBOL <= per <= MAX_TILES_PER_SYMBOL)
+            ):
+                raise ConfigError(
+                    f"tiles per symbol must be an integer {MIN_TILES_PER_SYMBOL}-"
+                    f"{MAX_TILES_PER_SYMBOL}, got {per!r}"
+                )
         if isinstance(self.garden_sides, str):
             raise ConfigError(
                 f"garden sides must be a tuple of side ids, got {self.garden_sides!r}"
@@ -195,7 +222,7 @@ class GameConfig:
             raise ConfigError(
                 f"mission points must be 6 integers 0-100 (rows 1-6), got {missions!r}"
             )
-        tiles = components.tiles_per_symbol(self.resolved_tile_set) * len(SYMBOLS)
+        tiles = self.per_symbol(components) * len(SYMBOLS)
         if tiles < N_SLOTS:
             raise ConfigError(f"tile set {self.resolved_tile_set} has only {tiles} tiles")
 
@@ -293,7 +320,7 @@ class Game:
         object.__setattr__(
             self, "setups", tuple(_side_setup(comps, i) for i in range(len(comps.garden_sides)))
         )
-        per_symbol = comps.tiles_per_symbol(self.config.resolved_tile_set)
+        per_symbol = self.config.per_symbol(comps)
         object.__setattr__(
             self, "tiles", tuple(s for s in range(len(SYMBOLS)) for _ in range(per_symbol))
         )

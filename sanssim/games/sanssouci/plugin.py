@@ -15,8 +15,11 @@ from sanssim.games.sanssouci.components import SYMBOLS, TILE_SETS, Components
 from sanssim.games.sanssouci.data import load_components
 from sanssim.games.sanssouci.engine import (
     COLUMN_BONUS,
+    DEFAULT_TILE_SET,
     MAX_PLAYERS,
+    MAX_TILES_PER_SYMBOL,
     MIN_PLAYERS,
+    MIN_TILES_PER_SYMBOL,
     MISSION_POINTS,
     ROW_BONUS,
     Game,
@@ -32,9 +35,16 @@ if TYPE_CHECKING:
 RANDOM_SIDES = "random"
 DEFAULT_ROW_POINTS = ",".join(map(str, ROW_BONUS.values()))
 DEFAULT_MISSION_POINTS = ",".join(map(str, MISSION_POINTS))
-# House-rule options recorded in the manifest only when they differ from the rulebook, so
-# that runs without them keep their run ids.
-HOUSE_RULES = ("row_bonus_points", "column_bonus_points", "seat_bonus", "mission_row_points")
+# Options recorded in the manifest only when they differ from the rulebook (the house rules;
+# `tiles_per_symbol` only when given, in place of `tile_set`), so that runs without them
+# keep their run ids.
+HOUSE_RULES = (
+    "tiles_per_symbol",
+    "row_bonus_points",
+    "column_bonus_points",
+    "seat_bonus",
+    "mission_row_points",
+)
 
 
 def _integers(text: object, count: int, what: str) -> tuple[int, ...]:
@@ -112,7 +122,23 @@ class Sanssouci(GameType):
     options = (
         Option("expansion", bool, False, "play the advanced game (expansion boards)"),
         Option("duplicate_reshuffle", bool, False, "house rule: redraw matching pairs"),
-        Option("tile_set", str, None, "tiles used", TILE_SETS, label="tiles"),
+        Option(
+            "tile_set",
+            str,
+            None,
+            "printed tiles used; by players: "
+            + ", ".join(f"{s} at {n}" for n, s in DEFAULT_TILE_SET.items()),
+            TILE_SETS,
+            label="tiles",
+        ),
+        Option(
+            "tiles_per_symbol",
+            int,
+            None,
+            f"any tile supply: {MIN_TILES_PER_SYMBOL}-{MAX_TILES_PER_SYMBOL} tiles of each of "
+            "the 9 symbols instead of a tile set (not with --tile-set)",
+            label="tiles per symbol",
+        ),
         Option(
             "garden_sides",
             str,
@@ -168,6 +194,7 @@ class Sanssouci(GameType):
             expansion=bool(options.get("expansion", False)),
             duplicate_reshuffle=bool(options.get("duplicate_reshuffle", False)),
             tile_set=options.get("tile_set"),  # type: ignore[arg-type]
+            tiles_per_symbol=options.get("tiles_per_symbol"),  # type: ignore[arg-type]
             garden_sides=parse_garden_sides(options.get("garden_sides"), n_players),
             row_bonus_points=parse_row_points(
                 options.get("row_bonus_points") or DEFAULT_ROW_POINTS
@@ -185,10 +212,15 @@ class Sanssouci(GameType):
     ) -> dict[str, Any]:
         config = self.new_game(n_players, options, components).config
         sides = config.garden_sides
+        supply = (
+            {"tile_set": config.resolved_tile_set}
+            if config.tiles_per_symbol is None
+            else {"tiles_per_symbol": config.tiles_per_symbol}
+        )
         recorded = {
             "expansion": config.expansion,
             "duplicate_reshuffle": config.duplicate_reshuffle,
-            "tile_set": config.resolved_tile_set,
+            **supply,
             "garden_sides": RANDOM_SIDES if sides is None else list(sides),
         }
         house = {
