@@ -60,6 +60,9 @@ CASES = [
     (4, {"expansion": True, **HOUSE}, ["random", ODD_HEURISTIC, "greedy", "heuristic"], 100),
     (2, {"tile_set": "II", **HOUSE}, [ODD_HEURISTIC, "heuristic-tuned"], 120),
     (4, {"tile_set": "II+III", "garden_sides": "3A"}, ["heuristic", "random"] * 2, 80),
+    (4, {"tiles_per_symbol": 2}, ["random", "greedy"] * 2, 150),
+    (2, {"tiles_per_symbol": 20, "duplicate_reshuffle": True}, ["random"], 150),
+    (3, {"tiles_per_symbol": 3}, ["heuristic", "random", "greedy"], 60),
 ]
 
 
