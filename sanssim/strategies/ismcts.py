@@ -1,0 +1,198 @@
+"""`ismcts`: single-observer information-set Monte Carlo tree search.
+
+Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 4(2), algorithm SO-ISMCTS, over the game protocol alone (it plays
+plug-in games). Every iteration:
+
+1. samples a world from what the deciding seat knows (`view.determinize`): the
+   hidden cards and the order of every future draw are fixed in that world, so
+   chance needs no nodes of its own;
+2. descends ONE tree shared by all worlds, keyed by the actions from the root.
+   At each node the seat to move in the sampled world picks, among the children
+   legal in that world, the one with the highest
+   `mean reward of the mover + c * sqrt(ln(availability) / visits)`, where a
+   child's availability counts the descents in which it was legal (an
+   opponent's options depend on its hidden hand, so they differ between worlds);
+3. adds one child when the node has options never tried in any world (chosen
+   uniformly among them), then plays the world on to the end with the rollout
+   policy: the game's rollout strategy (`heuristic`) or, with `rollout=random`
+   or for a game that declares none, uniform random play;
+4. backs up one reward per seat along the path (max^n: every node holds the
+   reward vector and each mover reads its own component), so 3 and 4 players
+   and Seikatsu's teams (a side shares its total and rank) need nothing else.
+
+The reward (`reward=win`, the default) is the share of the other sides a seat
+ranks above at the end, a tie counting half (the game's `ranks()`, tie-breaks
+included): 1 or 0 for a 2-player win or loss. `reward=margin` is the final
+margin (own total minus the best other side's), divided by twice the largest
+absolute total and shifted to [0, 1]. Both lie in [0, 1], so one exploration
+constant serves every game. At the budget of the default `iterations` the win
+reward played as strong as the margin in a small loaded-machine sample (README
+"The strength ladder": `ismcts` rows); margin rewards were not stronger.
+
+The choice is the most visited option: `explain` scores each option by its
+visits plus its mean reward (which lies in [0, 1]), so the ranking is by visits
+with the mean reward breaking ties, and `terms` shows the two apart for
+`show --explain`. All randomness (worlds, expansions, rollouts) comes from the
+player's own `rng`: the same seed makes the same choices, and the search never
+reads more than the view shows, so a change to hidden parts of the true state
+cannot change a choice.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.playout import PlayOut
+from sanssim.strategies.random import RandomStrategy
+
+
+class Node:
+    """One tree node: the action sequence from the root leads here."""
+
+    __slots__ = ("available", "children", "totals", "visits")
+
+    def __init__(self, n_players: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.totals = [0.0] * n_players
+
+
+class IsmctsStrategy(PlayOut):
+    name = "ismcts"
+    summary = (
+        "information-set Monte Carlo tree search: one tree over sampled worlds, "
+        "UCB with availability counts, heuristic rollouts, a reward per seat"
+    )
+    params = (
+        Param("iterations", 200, "sampled worlds per decision, each one descent and rollout"),
+        Param("c", 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
+        Param(
+            "rollout",
+            "heuristic",
+            "rollout policy: the game's rollout strategy (heuristic) or uniform random",
+            ("heuristic", "random"),
+        ),
+        Param(
+            "reward",
+            "win",
+            "reward per seat: share of other sides beaten (win) or scaled final margin",
+            ("win", "margin"),
+        ),
+    )
+    tie_break = "the first in the order of the legal options (equal visits and mean reward)"
+
+    def rollout_class(self) -> type[Strategy]:
+        return RandomStrategy if self.rollout == "random" else super().rollout_class()
+
+    def scoring(self) -> str:
+        return (
+            f"visits of {max(1, self.iterations)} iterations plus the mean {self.reward} "
+            "reward (0 to 1) over the sampled worlds: the most visited is chosen"
+        )
+
+    def choose(self, view: Any, legal: list[int]) -> int:
+        return self.explain(view, legal)[0][0]
+
+    def explain(self, view: Any, legal: list[int]) -> list[tuple[int, float]]:
+        """Every legal option by visits plus mean reward, best first."""
+        return [(a, sum(terms.values())) for a, terms in self.terms(view, legal)]
+
+    def terms(self, view: Any, legal: list[int]) -> list[tuple[int, dict[str, float]]]:
+        """Every legal option's visits and mean reward, best first."""
+        root = self.search(view)
+        seat = view.seat
+        scored = []
+        for action in legal:
+            child = root.children.get(action)
+            visits = child.visits if child else 0
+            mean = child.totals[seat] / visits if visits else 0.0
+            scored.append((action, {"visits": float(visits), "mean reward": mean}))
+        scored.sort(key=lambda item: -(item[1]["visits"] + item[1]["mean reward"]))
+        return scored
+
+    def search(self, view: Any) -> Node:
+        """The tree after `iterations` descents, each in a world sampled from `view`."""
+        game_type = self.game_type
+        if game_type is None:
+            raise RuntimeError("ismcts needs its game: make it through a StrategySpec")
+        sides = game_type.sides(view.game)
+        root = Node(view.n_players)
+        for _ in range(max(1, self.iterations)):
+            world = view.determinize(self.rng)
+            path = self._descend(root, world)
+            if world.legal:
+                self.play_out(world)
+            rewards = self._rewards(world, sides)
+            for node in path:
+                node.visits += 1
+                totals = node.totals
+                for p, r in enumerate(rewards):
+                    totals[p] += r
+        return root
+
+    def _descend(self, root: Node, world: Any) -> list[Node]:
+        """Select down the tree in `world` (applying the actions to it) and expand one
+        node; the path from the root, the new node last."""
+        node = root
+        path = [root]
+        rng = self.rng
+        while world.legal:
+            legal = world.legal
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                children[action] = Node(world.n)
+            else:
+                action = self._select(children, legal, world.current)
+            for a in legal:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            world.apply_action(action)
+            node = children[action]
+            path.append(node)
+            if untried:
+                break
+        return path
+
+    def _select(self, children: dict[int, Node], legal: list[int], mover: int) -> int:
+        """The legal child with the highest UCB value for `mover` (the first on ties)."""
+        c = self.c
+        best, best_value = legal[0], -math.inf
+        for action in legal:
+            child = children[action]
+            visits = child.visits
+            value = child.totals[mover] / visits + c * math.sqrt(math.log(child.available) / visits)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _rewards(self, world: Any, sides: tuple[int, ...]) -> list[float]:
+        """Each seat's reward at the end of `world`, in [0, 1]."""
+        first = {}
+        for seat, side in enumerate(sides):
+            first.setdefault(side, seat)
+        if self.reward == "margin":
+            totals = world.returns()
+            scale = 2.0 * max(1.0, *(abs(t) for t in totals))
+            out = []
+            for seat, side in enumerate(sides):
+                best = max(totals[o] for s, o in first.items() if s != side)
+                out.append(min(1.0, max(0.0, 0.5 + (totals[seat] - best) / scale)))
+            return out
+        ranks = world.ranks()
+        share = 1.0 / max(1, len(first) - 1)
+        return [
+            share
+            * sum(
+                1.0 if ranks[seat] < ranks[o] else 0.5 if ranks[seat] == ranks[o] else 0.0
+                for s, o in first.items()
+                if s != side
+            )
+            for seat, side in enumerate(sides)
+        ]
