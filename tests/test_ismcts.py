@@ -39,11 +39,12 @@ def make(spec: str, name: str, seed: int = 1) -> IsmctsStrategy:
 
 def test_registered_for_every_game_with_its_parameters() -> None:
     for name in game_names():
-        spec = resolve("ismcts:iterations=7,c=0.3,rollout=random,reward=margin", name)
+        spec = resolve("ismcts:iterations=7,c=0.3,width=2,rollout=random,reward=margin", name)
         assert spec.cls is IsmctsStrategy
         assert dict(spec.params) == {
             "iterations": 7,
             "c": 0.3,
+            "width": 2,
             "rollout": "random",
             "reward": "margin",
         }
@@ -91,13 +92,25 @@ def walk(node: Node) -> list[Node]:
 
 
 @pytest.mark.parametrize("name", game_names())
-def test_tree_bookkeeping(name: str) -> None:
+@pytest.mark.parametrize("width", [0, 3])
+def test_tree_bookkeeping(name: str, width: int) -> None:
     view, legal = opening(name, 3, seed=2)
-    player = make("ismcts:iterations=60", name)
+    player = make(f"ismcts:iterations=60,width={width}", name)
     root = player.search(view)
     assert root.visits == 60
     assert sum(child.visits for child in root.children.values()) == 60
-    assert set(root.children) == set(legal)  # the root's options are legal in every world
+    # the root's options are legal in every world: all of them, or the rollout strategy's best
+    best = (
+        [
+            a
+            for a, _ in resolve("heuristic", name)
+            .make(random.Random(0))
+            .explain(view, legal)[:width]
+        ]
+        if width
+        else legal
+    )
+    assert len(legal) > 3 and set(root.children) == set(best)
     nodes = walk(root)
     assert len(nodes) == 61  # one node added per iteration (none is terminal this early)
     for node in nodes:
@@ -192,8 +205,7 @@ def test_finds_the_only_winning_buy() -> None:
     winning = [a for a, won in outcomes.items() if won]
     assert len(winning) == 1 and len(legal) > 20 and legal.index(winning[0]) > 0
     view = get_game("splendor").view(state, 1)
-    for rollout in ("heuristic", "random"):
-        spec = f"ismcts:iterations=120,rollout={rollout}"
+    for spec in ("ismcts:iterations=120", "ismcts:iterations=120,rollout=random,width=0"):
         terms = dict(make(spec, "splendor").terms(view, legal))
         assert {a: t["mean reward"] for a, t in terms.items()} == {
             a: float(won) for a, won in outcomes.items()

@@ -44,9 +44,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.base import Param
 from sanssim.strategies.playout import PlayOut
-from sanssim.strategies.random import RandomStrategy
 
 
 class Node:
@@ -70,6 +69,7 @@ class IsmctsStrategy(PlayOut):
     params = (
         Param("iterations", 200, "sampled worlds per decision, each one descent and rollout"),
         Param("c", 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
+        Param("width", 4, "how many of the rollout strategy's best options a node tries (0: all)"),
         Param(
             "rollout",
             "heuristic",
@@ -85,8 +85,9 @@ class IsmctsStrategy(PlayOut):
     )
     tie_break = "the first in the order of the legal options (equal visits and mean reward)"
 
-    def rollout_class(self) -> type[Strategy]:
-        return RandomStrategy if self.rollout == "random" else super().rollout_class()
+    @property
+    def random_rollouts(self) -> bool:
+        return self.rollout == "random"
 
     def scoring(self) -> str:
         return (
@@ -139,13 +140,12 @@ class IsmctsStrategy(PlayOut):
         node; the path from the root, the new node last."""
         node = root
         path = [root]
-        rng = self.rng
         while world.legal:
-            legal = world.legal
+            legal = self._options(world)
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
-                action = untried[int(rng.random() * len(untried))]
+                action = untried[0]
                 children[action] = Node(world.n)
             else:
                 action = self._select(children, legal, world.current)
@@ -159,6 +159,15 @@ class IsmctsStrategy(PlayOut):
             if untried:
                 break
         return path
+
+    def _options(self, world: Any) -> list[int]:
+        """The options a node tries in `world`: the rollout strategy's `width` best (all
+        the legal ones, in their order, with `width=0` or no rollout strategy)."""
+        heuristic = self.heuristic
+        if self.width < 1 or heuristic is None or len(world.legal) <= self.width:
+            return list(world.legal)
+        view = self.game_type.view(world, world.current)  # type: ignore[union-attr]
+        return [a for a, _ in heuristic.explain(view, list(world.legal))[: self.width]]
 
     def _select(self, children: dict[int, Node], legal: list[int], mover: int) -> int:
         """The legal child with the highest UCB value for `mover` (the first on ties)."""

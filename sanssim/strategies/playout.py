@@ -1,9 +1,9 @@
-"""What the shared search strategies have in common: a rollout policy, and playing a
-sampled world on to the end of the game with it.
+"""What the shared search strategies have in common: the game's rollout strategy, and
+playing a sampled world on to the end of the game.
 
-The policy is the game's rollout strategy (`GameType.rollout_strategy`, its
-`heuristic`), or uniformly random play for a game that declares none. It shares
-the searcher's random stream, so a search is reproducible from the searcher's seed.
+The rollout strategy is the game's `GameType.rollout_strategy` (its `heuristic`);
+a game that declares none is played on uniformly at random. Both share the
+searcher's random stream, so a search is reproducible from the searcher's seed.
 """
 
 from __future__ import annotations
@@ -17,21 +17,40 @@ from sanssim.strategies.random import RandomStrategy
 class PlayOut(Strategy):
     """A strategy that plays sampled worlds to the end with a rollout policy."""
 
+    _heuristic: Strategy | None = None
     _policy: Strategy | None = None
+    _looked_up = False
 
-    def rollout_class(self) -> type[Strategy]:
-        """The rollout policy's class: the game's rollout strategy, else random play."""
-        game_type = self.game_type
-        if game_type is None:
-            raise RuntimeError(f"{self.name} needs its game: make it through a StrategySpec")
-        return game_type.strategies().get(game_type.rollout_strategy, RandomStrategy)
+    @property
+    def random_rollouts(self) -> bool:
+        """Whether rollouts are uniformly random even when the game has a rollout strategy."""
+        return False
+
+    @property
+    def heuristic(self) -> Strategy | None:
+        """The game's rollout strategy, sharing this player's random stream; None when the
+        game declares none."""
+        if not self._looked_up:
+            game_type = self.game_type
+            if game_type is None:
+                raise RuntimeError(f"{self.name} needs its game: make it through a StrategySpec")
+            cls = game_type.strategies().get(game_type.rollout_strategy)
+            if cls is not None:
+                self._heuristic = cls(self.rng)
+                self._heuristic.game_type = game_type
+            self._looked_up = True
+        return self._heuristic
 
     @property
     def policy(self) -> Strategy:
-        """The rollout policy, sharing this player's random stream."""
+        """The rollout policy: the game's rollout strategy, else uniform random play."""
         if self._policy is None:
-            self._policy = self.rollout_class()(self.rng)
-            self._policy.game_type = self.game_type
+            heuristic = self.heuristic
+            if heuristic is None or self.random_rollouts:
+                self._policy = RandomStrategy(self.rng)
+                self._policy.game_type = self.game_type
+            else:
+                self._policy = heuristic
         return self._policy
 
     def play_out(self, state: Any) -> None:
