@@ -1,6 +1,7 @@
 """`ismcts`: it plays every game, reproducibly, keeps its tree's books straight, scores
 each seat's reward right (teams included), and finds a clear win on a hand-built position.
-Its blindness to hidden information is checked by each game's hidden-information test."""
+Its blindness to hidden information is checked by each game's hidden-information test, and
+a whole game's reproducibility with the other built-ins (`test_strategies.py`)."""
 
 from __future__ import annotations
 
@@ -69,19 +70,6 @@ def test_same_seed_same_search(name: str) -> None:
     assert make("ismcts:iterations=12", name, seed=5).terms(view, legal) == first
     others = [make("ismcts:iterations=12", name, seed=s).terms(view, legal) for s in (6, 7)]
     assert any(other != first for other in others)
-
-
-def test_same_seed_same_game() -> None:
-    game_type, game = new_game("sanssouci", 2)
-    specs = [resolve(TINY), resolve("heuristic")]
-    logs = [play_game(game_type, game, specs, seed=8, record=True).log for _ in range(2)]
-    assert [vars_of(r) for r in logs[0]] == [vars_of(r) for r in logs[1]]
-    other = play_game(game_type, game, specs, seed=9, record=True).log
-    assert [vars_of(r) for r in other] != [vars_of(r) for r in logs[0]]
-
-
-def vars_of(record: object) -> tuple:
-    return tuple(getattr(record, name) for name in record.__slots__)
 
 
 def walk(node: Node) -> list[Node]:

@@ -67,7 +67,7 @@ class IsmctsStrategy(PlayOut):
         "UCB with availability counts, heuristic rollouts, a reward per seat"
     )
     params = (
-        Param("iterations", 200, "sampled worlds per decision, each one descent and rollout"),
+        Param("iterations", 100, "sampled worlds per decision, each one descent and rollout"),
         Param("c", 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
         Param("width", 4, "how many of the rollout strategy's best options a node tries (0: all)"),
         Param(
@@ -90,9 +90,11 @@ class IsmctsStrategy(PlayOut):
         return self.rollout == "random"
 
     def scoring(self) -> str:
+        tried = f"the rollout strategy's {self.width} best options searched" if self.width else ""
         return (
-            f"visits of {max(1, self.iterations)} iterations plus the mean {self.reward} "
-            "reward (0 to 1) over the sampled worlds: the most visited is chosen"
+            f"visits of {max(1, self.iterations)} sampled worlds plus the mean {self.reward} "
+            f"reward (0 to 1) over them: the most visited is chosen"
+            + (f"; {tried}, the others show 0" if tried else "")
         )
 
     def choose(self, view: Any, legal: list[int]) -> int:
