@@ -6,37 +6,55 @@ plug-in games). Every iteration:
 
 1. samples a world from what the deciding seat knows (`view.determinize`): the
    hidden cards and the order of every future draw are fixed in that world, so
-   chance needs no nodes of its own;
+   chance needs no nodes of its own and an action's outcome is the world's;
 2. descends ONE tree shared by all worlds, keyed by the actions from the root.
-   At each node the seat to move in the sampled world picks, among the children
-   legal in that world, the one with the highest
-   `mean reward of the mover + c * sqrt(ln(availability) / visits)`, where a
-   child's availability counts the descents in which it was legal (an
-   opponent's options depend on its hidden hand, so they differ between worlds);
-3. adds one child when the node has options never tried in any world (chosen
-   uniformly among them), then plays the world on to the end with the rollout
+   A node's options in a world are the rollout strategy's `width` best of the
+   options legal there (all of them with `width=0`). The seat to move in the
+   world picks the option whose child has the highest
+   `mean reward of the mover + c * sqrt(ln(availability) / visits)` (counts as
+   before this descent); a child's availability counts the descents through its
+   parent in which it was an option (an opponent's options depend on its hidden
+   hand, so they differ between worlds, and a child is judged only against the
+   descents it could have had);
+3. adds one child, for the first option (in the rollout strategy's order) never
+   tried at that node, then plays the world on to the end with the rollout
    policy: the game's rollout strategy (`heuristic`) or, with `rollout=random`
    or for a game that declares none, uniform random play;
 4. backs up one reward per seat along the path (max^n: every node holds the
    reward vector and each mover reads its own component), so 3 and 4 players
    and Seikatsu's teams (a side shares its total and rank) need nothing else.
 
-The reward (`reward=win`, the default) is the share of the other sides a seat
-ranks above at the end, a tie counting half (the game's `ranks()`, tie-breaks
-included): 1 or 0 for a 2-player win or loss. `reward=margin` is the final
-margin (own total minus the best other side's), divided by twice the largest
-absolute total and shifted to [0, 1]. Both lie in [0, 1], so one exploration
-constant serves every game. At the budget of the default `iterations` the win
-reward played as strong as the margin in a small loaded-machine sample (README
-"The strength ladder": `ismcts` rows); margin rewards were not stronger.
+Choices, measured on small samples on a loaded machine (`scripts/ladder.py`,
+2 players, both seatings, 95% Wilson intervals):
+
+- `width=4`, a deviation from plain SO-ISMCTS: plain UCB over 20-40 options
+  spreads 100 iterations a few visits per option and lost to `heuristic`
+  (Seikatsu: 0 of 20 games); with the 4 best options it won 50% [30, 70] of 20.
+- `reward=win` (default): the share of the other sides a seat ranks above at
+  the end, a tie counting half (the game's `ranks()`, tie-breaks included), so
+  1 or 0 for a 2-player win or loss. `reward=margin`: the final margin (own
+  total minus the best other side's) over twice the largest absolute total,
+  shifted to [0, 1]. Its spread follows the game's score scale (a few hundredths
+  in Seikatsu), so `c` would need setting per game; at `iterations=50` in
+  Seikatsu (100 games, the same seeds) the win reward won 54.0% [44.3, 63.4]
+  against `heuristic`, the margin 50.0% [40.4, 59.6] with `c=0.1`.
+- `iterations=100`, `c=0.7` (about 1/sqrt 2, for rewards in [0, 1]): not tuned.
 
 The choice is the most visited option: `explain` scores each option by its
-visits plus its mean reward (which lies in [0, 1]), so the ranking is by visits
-with the mean reward breaking ties, and `terms` shows the two apart for
-`show --explain`. All randomness (worlds, expansions, rollouts) comes from the
-player's own `rng`: the same seed makes the same choices, and the search never
-reads more than the view shows, so a change to hidden parts of the true state
-cannot change a choice.
+visits plus its mean reward (in [0, 1]), so the ranking is by visits with the
+mean reward breaking ties, and `terms` shows the two apart for `show
+--explain`. All randomness (worlds, rollouts) comes from the player's own
+`rng`: the same seed makes the same choices, and the search reads nothing the
+view does not show, so a change to hidden parts of the true state cannot change
+a choice.
+
+A compiled version choosing exactly what this one chooses must keep: the draws
+in this order per iteration (`determinize`, then the rollout strategy's
+`explain` at every tree step and its `choose` through the rollout); the option
+order (the rollout strategy's ranking cut to `width`, else the legal order); the
+first untried option expanded; strict `>` in UCB (the first maximum wins); the
+rewards and their float sums in path order; the final sort by visits plus mean
+reward, stable in the legal order.
 """
 
 from __future__ import annotations
