@@ -37,7 +37,11 @@ Choices, measured on small samples on a loaded machine (`scripts/ladder.py`,
   shifted to [0, 1]. Its spread follows the game's score scale (a few hundredths
   in Seikatsu), so `c` would need setting per game; at `iterations=50` in
   Seikatsu (100 games, the same seeds) the win reward won 54.0% [44.3, 63.4]
-  against `heuristic`, the margin 50.0% [40.4, 59.6] with `c=0.1`.
+  against `heuristic`, the margin 50.0% [40.4, 59.6] with `c=0.1` and 45.0%
+  [35.6, 54.8] with `c=0.7`; in Sanssouci at the default budget against
+  `lookahead` (20 games) the win reward won 35.0% [18.1, 56.7], the margin with
+  `c=0.1` 50.0% [29.9, 70.1]. No difference is established: the win reward is
+  kept as it needs no per-game scale.
 - `iterations=100`, `c=0.7` (about 1/sqrt 2, for rewards in [0, 1]): not tuned.
 
 The choice is the most visited option: `explain` scores each option by its
