@@ -8,11 +8,13 @@ above 55%.
     .venv/bin/python scripts/ladder.py --games 2000 --lookahead-games 500
     .venv/bin/python scripts/ladder.py --game seikatsu --json reports/ladder-seikatsu.json
     .venv/bin/python scripts/ladder.py --speed 300   # speed and cost only
+    .venv/bin/python scripts/ladder.py --steps ismcts,ismcts-lookahead --ismcts-games 100
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import shlex
@@ -118,7 +120,7 @@ def heuristic_speed(name: str, games: int, players: int = 4) -> float:
     return games / (time.process_time() - start)
 
 
-def lookahead_cost(name: str, spec: str, games: int, players: int) -> tuple[float, float]:
+def search_cost(name: str, spec: str, games: int, players: int) -> tuple[float, float]:
     """(CPU ms per decision, decisions per game) of `spec` in seat 0 against `heuristic`."""
     game_type, game = new_game(name, players)
     opponent = resolve("heuristic", name)
@@ -160,26 +162,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games per step (both seatings)")
     parser.add_argument("--lookahead-games", type=int, default=500, help="games for lookahead")
     parser.add_argument("--budget", type=int, default=None, help="lookahead rollouts per decision")
+    parser.add_argument("--ismcts", default="ismcts", help="the ismcts spec of the ismcts steps")
+    parser.add_argument("--ismcts-games", type=int, default=100, help="games for each ismcts step")
     parser.add_argument("--seed", type=int, default=2026, help="master seed")
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument(
-        "--steps", default="greedy,heuristic,lookahead", help="which steps (the stronger side)"
+        "--steps",
+        default="greedy,heuristic,lookahead",
+        help="which steps (the stronger side; ismcts-lookahead: ismcts against lookahead)",
     )
     parser.add_argument("--json", default="reports/ladder.json", help="where to write the table")
     parser.add_argument(
         "--speed", type=int, default=0, metavar="GAMES",
-        help="only measure: heuristic 4-player games per CPU second and lookahead's cost "
-        "per decision (over GAMES and GAMES // 10 games)",
+        help="only measure: heuristic 4-player games per CPU second and lookahead's and "
+        "ismcts's cost per decision (over GAMES and GAMES // 10 games)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     lookahead = "lookahead" if args.budget is None else f"lookahead:rollouts={args.budget}"
     if args.speed:
         speed = heuristic_speed(args.game, args.speed)
         print(f"{args.game} heuristic, 4 players: {speed:.0f} games per CPU second")
-        for players in (2, 4):
-            ms, per_game = lookahead_cost(args.game, lookahead, max(1, args.speed // 10), players)
+        for spec, players in itertools.product((lookahead, args.ismcts), (2, 4)):
+            ms, per_game = search_cost(args.game, spec, max(1, args.speed // 10), players)
             print(
-                f"{resolve(lookahead, args.game).text}, {players} players: "
+                f"{resolve(spec, args.game).text}, {players} players: "
                 f"{ms:.1f} ms CPU per decision, "
                 f"{per_game:.0f} decisions per game"
             )
@@ -188,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         "greedy": ("greedy", "random", args.games),
         "heuristic": ("heuristic", "greedy", args.games),
         "lookahead": (lookahead, "heuristic", args.lookahead_games),
+        "ismcts": (args.ismcts, "heuristic", args.ismcts_games),
+        "ismcts-lookahead": (args.ismcts, lookahead, args.ismcts_games),
     }
     results = []
     for name in args.steps.split(","):

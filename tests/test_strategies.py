@@ -17,11 +17,12 @@ from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 from sanssim.games.sanssouci.view import PlayerView
 from sanssim.runner.play import game_seed, play_game, strategy_rng
 from sanssim.strategies import StrategyError, resolve
+from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
-# lookahead at a tiny budget: the same machinery as the default, fast enough for tests
-BUILT_IN = ["random", "greedy", "heuristic", "lookahead:rollouts=4,width=2"]
+# the searches at tiny budgets: the same machinery as the defaults, fast enough for tests
+BUILT_IN = ["random", "greedy", "heuristic", "lookahead:rollouts=4,width=2", "ismcts:iterations=3"]
 
 
 def test_registry_finds_every_built_in() -> None:
@@ -30,6 +31,7 @@ def test_registry_finds_every_built_in() -> None:
         "greedy": GreedyStrategy,
         "heuristic": HeuristicStrategy,
         "lookahead": LookaheadStrategy,
+        "ismcts": IsmctsStrategy,
     }
     for name, cls in expected.items():
         spec = resolve(name)

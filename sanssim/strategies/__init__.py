@@ -8,12 +8,13 @@ from importlib.metadata import EntryPoint, entry_points
 
 from sanssim.games import DEFAULT_GAME, get_game
 from sanssim.strategies.base import Param, Strategy, StrategyError, StrategySpec, parse_params
+from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
 ENTRY_POINT_GROUP = "sanssim.strategies"
 # Strategies that play every game through the protocol alone.
-SHARED: tuple[type[Strategy], ...] = (RandomStrategy, LookaheadStrategy)
+SHARED: tuple[type[Strategy], ...] = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
 
 
 def registry(game: str = DEFAULT_GAME) -> dict[str, type[Strategy] | EntryPoint]:

@@ -23,14 +23,21 @@ class StrategyError(SanssimError):
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """A strategy parameter: its type is the type of its default."""
+    """A strategy parameter: its type is the type of its default; a text parameter may
+    name the values it accepts."""
 
     name: str
     default: int | float | bool | str
     help: str
+    choices: tuple[str, ...] = ()
 
     def parse(self, text: str, strategy: str) -> int | float | bool | str:
         kind = type(self.default)
+        if self.choices and text not in self.choices:
+            raise StrategyError(
+                f"strategy {strategy!r}: parameter {self.name} must be one of "
+                f"{', '.join(self.choices)}, got {text!r}"
+            )
         try:
             if kind is bool:
                 lowered = text.lower()

@@ -21,29 +21,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.base import Param
+from sanssim.strategies.playout import PlayOut
 
 
-class LookaheadStrategy(Strategy):
+class LookaheadStrategy(PlayOut):
     name = "lookahead"
     summary = "flat Monte Carlo over heuristic's best options, heuristic rollouts to game end"
     params = (
         Param("rollouts", 32, "rollouts per decision, shared by the options tried"),
         Param("width", 4, "how many of heuristic's best options are tried"),
     )
-
-    _policy: Strategy | None = None
-
-    @property
-    def policy(self) -> Strategy:
-        """The game's rollout strategy, sharing this player's random stream."""
-        if self._policy is None:
-            game_type = self.game_type
-            if game_type is None:
-                raise RuntimeError("lookahead needs its game: make it through a StrategySpec")
-            self._policy = game_type.strategies()[game_type.rollout_strategy](self.rng)
-            self._policy.game_type = game_type
-        return self._policy
 
     def scoring(self) -> str:
         worlds = max(1, self.rollouts // max(1, self.width))
@@ -74,10 +62,7 @@ class LookaheadStrategy(Strategy):
         return scored
 
     def _rollout(self, state: Any, seat: int) -> float:
-        policy = self.policy
-        views = [self.game_type.view(state, p) for p in range(state.n)]  # type: ignore[union-attr]
-        while state.legal:
-            state.apply_action(policy.choose(views[state.current], state.legal))
+        self.play_out(state)
         totals = state.returns()
         sides = self.game_type.sides(state.game)  # type: ignore[union-attr]
         others = [t for p, t in enumerate(totals) if sides[p] != sides[seat]]

@@ -28,6 +28,7 @@ from sanssim.games.splendor.engine import (
 )
 from sanssim.games.splendor.strategies import STRATEGIES
 from sanssim.games.splendor.view import PlayerView
+from sanssim.strategies import Strategy, resolve
 
 CONFIGS = [
     {"n_players": 2},
@@ -271,34 +272,31 @@ def test_determinize_depends_only_on_what_the_seat_knows():
                 assert snapshot(truth) == snapshot(again)
 
 
-@pytest.mark.parametrize("name", sorted(STRATEGIES))
-def test_strategies_ignore_hidden_information(name):
+# the search on fewer positions (2 seeds, 3 rounds each): each of its choices is a search
+@pytest.mark.parametrize(
+    ("name", "seeds", "rounds"),
+    [*((name, 15, 28) for name in sorted(STRATEGIES)), ("ismcts:iterations=2", 2, 3)],
+)
+def test_strategies_ignore_hidden_information(name, seeds, rounds):
+    def player(seed: int) -> Strategy:
+        return resolve(name, "splendor").make(random.Random(seed))
+
     for n in (2, 3):
-        for seed in range(15):
+        for seed in range(seeds):
             state = mid_game(n, seed)
             while state.legal:
                 seat = state.current
                 other = hidden_variant(state, seat, random.Random(seed))
                 if other.legal == state.legal:
-                    a = STRATEGIES[name](random.Random(1)).choose(
-                        PlayerView(state, seat), state.legal
-                    )
-                    b = STRATEGIES[name](random.Random(1)).choose(
-                        PlayerView(other, seat), other.legal
-                    )
+                    a = player(1).choose(PlayerView(state, seat), state.legal)
+                    b = player(1).choose(PlayerView(other, seat), other.legal)
                     assert a == b
-                    ta = STRATEGIES[name](random.Random(1)).terms(
-                        PlayerView(state, seat), state.legal
-                    )
-                    tb = STRATEGIES[name](random.Random(1)).terms(
-                        PlayerView(other, seat), other.legal
-                    )
+                    ta = player(1).terms(PlayerView(state, seat), state.legal)
+                    tb = player(1).terms(PlayerView(other, seat), other.legal)
                     assert ta == tb
-                if state.turn > 40 * n:
+                if state.turn > (12 + rounds) * n:
                     break
-                state.apply_action(
-                    STRATEGIES[name](random.Random(2)).choose(PlayerView(state, seat), state.legal)
-                )
+                state.apply_action(player(2).choose(PlayerView(state, seat), state.legal))
 
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
