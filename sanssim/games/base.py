@@ -9,12 +9,11 @@ sections. Nothing outside `sanssim/games/<game>/` knows more of a game than this
 from __future__ import annotations
 
 import contextlib
-import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from sanssim.errors import ComponentError, ConfigError, SanssimError
 
@@ -81,6 +80,56 @@ class Option:
 _KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
 
 
+class GameState(Protocol):
+    """What the runner, `show`, the shared strategies and the reports use of a game in
+    progress (`sanssim.games.engine.EngineState` implements it)."""
+
+    game: Engine
+    n: int
+    phase: int
+    turn: int
+    current: int
+    legal: list[int]
+
+    @property
+    def round(self) -> int: ...
+    def apply_action(self, action: int) -> None: ...
+    def legal_actions(self) -> list[int]: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[int]: ...
+    def ranks(self) -> list[int]: ...
+    def describe(self, action: object) -> str: ...
+    def clone(self) -> GameState: ...
+
+
+class Engine(Protocol):
+    """A game's fixed parameters as the layers above it use them (`new_game`'s result;
+    `sanssim.games.engine.EngineGame` implements it)."""
+
+    config: Any
+    components: Any
+
+    @property
+    def n_players(self) -> int: ...
+    def new_state(self, seed: int, record: bool = False) -> GameState: ...
+
+
+class View(Protocol):
+    """What a strategy sees: one seat's window on a game in progress."""
+
+    seat: int
+
+    @property
+    def n_players(self) -> int: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def describe(self, action: int) -> str: ...
+    def determinize(self, rng: Any) -> GameState: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Group:
     """A grouped per-game measure for `sanssim tune --objective spread:NAME`: `values(results,
@@ -89,7 +138,7 @@ class Group:
     change what a value is, and its component data)."""
 
     doc: str
-    values: Callable[[pl.LazyFrame, Any], pl.LazyFrame]
+    values: Callable[[pl.LazyFrame, Engine], pl.LazyFrame]
 
 
 class GameType(ABC):
@@ -156,7 +205,9 @@ class GameType(ABC):
     # ---------------------------------------------------------------- configuration
 
     @abstractmethod
-    def new_game(self, n_players: int, options: Mapping[str, OptionValue], components: Any) -> Any:
+    def new_game(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Any
+    ) -> Engine:
         """The engine's fixed-parameter game; raises ConfigError for a design the rules
         do not allow."""
 
@@ -172,11 +223,11 @@ class GameType(ABC):
 
     # ---------------------------------------------------------------- play
 
-    def view(self, state: Any, seat: int) -> Any:
+    def view(self, state: GameState, seat: int) -> View:
         """What `seat` may see of `state` (a PlayerView with `determinize`)."""
         return self.view_class(state, seat)
 
-    def sides(self, game: Any) -> tuple[int, ...]:
+    def sides(self, game: Engine) -> tuple[int, ...]:
         """Each seat's side: seats of one side (a team) share a total and a rank. By
         default every seat is its own side."""
         return tuple(range(game.n_players))
@@ -190,20 +241,22 @@ class GameType(ABC):
     def result_frame(
         self,
         run_id: str,
-        game: Any,
+        game: Engine,
         strategies: Sequence[str],
-        finished: list[tuple[int, int, Any]],
+        finished: list[tuple[int, int, GameState]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
         return self.log.result_frame(run_id, game, strategies, finished)
 
-    def turn_frame(self, run_id: str, game: Any, games: list[tuple[int, Any]]) -> pl.DataFrame:
+    def turn_frame(
+        self, run_id: str, game: Engine, games: list[tuple[int, GameState]]
+    ) -> pl.DataFrame:
         """One turns row per turn of recorded (game_id, state)."""
         return self.log.turn_frame(run_id, game, games)
 
     def replay(
-        self, game: Any, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
-    ) -> Any:
+        self, game: Engine, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
+    ) -> GameState:
         """The logged game re-applied to a fresh deal, every turn checked against the log;
         raises SanssimError at the first disagreement."""
         return self.log.replay(game, game_id, seed, turns)
@@ -213,10 +266,10 @@ class GameType(ABC):
     @abstractmethod
     def show(
         self,
-        game: Any,
+        game: Engine,
         results: pl.DataFrame,
         turns: pl.DataFrame,
-        final: Any,
+        final: GameState,
         turn: int | None,
         seat: int | None,
     ) -> list[str]:
@@ -226,7 +279,7 @@ class GameType(ABC):
     def turn_line(self, row: Mapping[str, Any]) -> str:
         """One logged turn in words."""
 
-    def position_lines(self, view: Any) -> list[str]:
+    def position_lines(self, view: View) -> list[str]:
         """What the acting player sees before a decision, for `show --explain`."""
         return []
 
@@ -272,7 +325,7 @@ def check_turn_rows(
 
 
 def replayed_show(
-    game: Any,
+    game: Engine,
     seed: int,
     turns: pl.DataFrame,
     turn: int | None,
@@ -304,12 +357,12 @@ class SeatView:
 
     __slots__ = ("_state", "seat")
 
-    def __init__(self, state: Any, seat: int) -> None:
+    def __init__(self, state: GameState, seat: int) -> None:
         self._state = state
         self.seat = seat
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Engine:
         return self._state.game
 
     @property
@@ -338,17 +391,3 @@ class SeatView:
 
     def describe(self, action: int) -> str:
         return self._state.describe(action)
-
-
-def legal_index(action: object, legal: list[int]) -> int | None:
-    """An int-like choice (a numpy int, say) that is legal, as an int; None otherwise.
-
-    The engines' slow path of `apply_action`: refusing bools, floats and the like
-    before anything is applied keeps a bad choice from half-applying."""
-    if isinstance(action, bool):
-        return None
-    try:
-        index = operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-    return index if index in legal else None

@@ -19,9 +19,12 @@ per player per game (`scripts/ladder.py --speed 300`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sanssim.strategies.base import Param, Strategy
+
+if TYPE_CHECKING:
+    from sanssim.games.base import GameState, View
 
 
 class LookaheadStrategy(Strategy):
@@ -52,10 +55,10 @@ class LookaheadStrategy(Strategy):
             f"worlds per option, {self.width} best options of the rollout strategy tried"
         )
 
-    def choose(self, view: Any, legal: list[int]) -> int:
+    def choose(self, view: View, legal: list[int]) -> int:
         return self.explain(view, legal)[0][0]
 
-    def explain(self, view: Any, legal: list[int]) -> list[tuple[int, float]]:
+    def explain(self, view: View, legal: list[int]) -> list[tuple[int, float]]:
         """The options tried, by mean final margin over the sampled worlds."""
         ranked = self.policy.explain(view, legal)
         options = [a for a, _ in ranked[: max(1, self.width)]]
@@ -73,7 +76,7 @@ class LookaheadStrategy(Strategy):
         scored.sort(key=lambda item: -item[1])
         return scored
 
-    def _rollout(self, state: Any, seat: int) -> float:
+    def _rollout(self, state: GameState, seat: int) -> float:
         policy = self.policy
         views = [self.game_type.view(state, p) for p in range(state.n)]  # type: ignore[union-attr]
         while state.legal:
