@@ -15,7 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from sanssim.errors import ComponentError, ConfigError, SanssimError
+from sanssim.errors import ComponentError, ConfigError
+from sanssim.games.logs import (
+    ACTIONS,
+    ACTIONS_TYPE,
+    COMMON_RESULTS,
+    COMMON_TURNS,
+    common_results,
+    frame,
+    replay_actions,
+    with_actions,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -159,21 +169,37 @@ class GameType(ABC):
     headline_figures: ClassVar[tuple[str, ...]] = ()
     # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
     rollout_strategy: ClassVar[str] = "heuristic"
-    # The game's log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`, `turn_frame`,
-    # `replay(game, id, seed, turns)`) and its PlayerView class, which the default methods
-    # below delegate to.
-    log: ClassVar[Any]
+    # The score direction: True for a game where the lowest total wins (ranks, `winner`,
+    # margins, search strategies and reports all follow it).
+    lowest_wins: ClassVar[bool] = False
+    # A game's own results and turns columns and their types, after the common ones
+    # (`sanssim.games.logs`): `result_columns` fills the first, the engine's turn records
+    # (`state.log`, one dict a turn with `turn`, `seat`, `score` and these) the second.
+    result_columns_schema: ClassVar[Mapping[str, Any]] = {}
+    turn_columns_schema: ClassVar[Mapping[str, Any]] = {}
+    # Or the game's own log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`,
+    # `turn_frame`, `replay(game, id, seed, turns)`), which the methods below delegate to.
+    log: ClassVar[Any] = None
+    # The game's PlayerView class.
     view_class: ClassVar[type]
 
     @property
     def result_schema(self) -> Mapping[str, Any]:
         """The results table's columns and types (the game's run-format spec)."""
-        return self.log.RESULT_SCHEMA
+        if self.log is not None:
+            return self.log.RESULT_SCHEMA
+        return {**COMMON_RESULTS, **self.result_columns_schema}
 
     @property
     def turn_schema(self) -> Mapping[str, Any]:
-        """The turns table's columns and types (the game's run-format spec)."""
-        return self.log.TURN_SCHEMA
+        """The turns table's columns and types (the game's run-format spec), the chosen
+        actions last."""
+        own = self.log.TURN_SCHEMA if self.log is not None else self._turn_rows_schema
+        return {**own, ACTIONS: ACTIONS_TYPE}
+
+    @property
+    def _turn_rows_schema(self) -> dict[str, Any]:
+        return {**COMMON_TURNS, **self.turn_columns_schema}
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -189,13 +215,16 @@ class GameType(ABC):
 
     # ---------------------------------------------------------------- components
 
-    @abstractmethod
     def load_components(self, path: str | Path | None = None) -> Any:
-        """The packaged component data (None) or a user's file, validated."""
+        """The packaged component data (None) or a user's file, validated. By default the
+        game has none."""
+        if path is not None:
+            raise ConfigError(f"{self.name} has no component data to read from {path}")
+        return NO_COMPONENTS
 
-    @abstractmethod
     def components_from_manifest(self, data: Mapping[str, Any]) -> Any:
         """The component data a run recorded in its manifest."""
+        return NO_COMPONENTS
 
     def components_label(self, components: Any) -> str:
         """How reports name component data: the packaged default or a user's file."""
@@ -246,24 +275,48 @@ class GameType(ABC):
         finished: list[tuple[int, int, GameState]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
-        return self.log.result_frame(run_id, game, strategies, finished)
+        if self.log is not None:
+            return self.log.result_frame(run_id, game, strategies, finished)
+        columns = common_results(run_id, self.name, game, strategies, finished)
+        return frame(columns | self.result_columns(game, finished), self.result_schema)
+
+    def result_columns(
+        self, game: Engine, finished: list[tuple[int, int, GameState]]
+    ) -> dict[str, list[Any]]:
+        """The game's own results columns (`result_columns_schema`), one value per (game,
+        seat) in the order of `finished`."""
+        return {}
 
     def turn_frame(
         self, run_id: str, game: Engine, games: list[tuple[int, GameState]]
     ) -> pl.DataFrame:
-        """One turns row per turn of recorded (game_id, state)."""
-        return self.log.turn_frame(run_id, game, games)
+        """One turns row per turn of recorded (game_id, state), its chosen actions last."""
+        if self.log is not None:
+            return with_actions(self.log.turn_frame(run_id, game, games), games)
+        n = game.n_players
+        rows = [
+            {"run_id": run_id, "game_id": game_id, "round": r["turn"] // n + 1, **r}
+            for game_id, state in games
+            for r in state.log
+        ]
+        schema = self._turn_rows_schema
+        return with_actions(pl.DataFrame(rows, schema=schema, orient="row").select(schema), games)
 
     def replay(
         self, game: Engine, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
     ) -> GameState:
         """The logged game re-applied to a fresh deal, every turn checked against the log;
         raises SanssimError at the first disagreement."""
-        return self.log.replay(game, game_id, seed, turns)
+        if self.log is not None:
+            return self.log.replay(game, game_id, seed, turns)
+        return replay_actions(game, game_id, seed, turns, self.turn_frame, self.same_turn_value)
+
+    def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
+        """Whether a replayed turn's value agrees with the logged one."""
+        return engine == logged
 
     # ---------------------------------------------------------------- show
 
-    @abstractmethod
     def show(
         self,
         game: Engine,
@@ -273,11 +326,31 @@ class GameType(ABC):
         turn: int | None,
         seat: int | None,
     ) -> list[str]:
-        """Lines picturing the game turn by turn (or one turn), legend first."""
+        """Lines picturing the game turn by turn (or one turn), legend first. By default
+        each turn in words (`describe` of its actions), then the `picture` after it."""
+        seed = results["game_seed"][0]
+        out = replayed_show(
+            game, seed, turns, turn, seat, _apply_logged, self.picture, self.turn_line
+        )
+        out += ["", "final position:", self.picture(final), "", "final scores:"]
+        lower = " (lowest wins)" if self.lowest_wins else ""
+        out += [
+            f"  seat {r['seat']} ({r['strategy']}): total {r['total']}{lower}, rank {r['rank']}"
+            for r in results.iter_rows(named=True)
+        ]
+        return out
 
-    @abstractmethod
     def turn_line(self, row: Mapping[str, Any]) -> str:
-        """One logged turn in words."""
+        """One logged turn in words: by default its actions as the engine names them."""
+        chosen = "; ".join(row.get("described") or ()) or "no choice"
+        return (
+            f"turn {row['turn']} (round {row['round']}) seat {row['seat']}: {chosen}; "
+            f"score {row['score']}"
+        )
+
+    def picture(self, state: GameState) -> str:
+        """The position in text, for `show`."""
+        return ""
 
     def position_lines(self, view: View) -> list[str]:
         """What the acting player sees before a decision, for `show --explain`."""
@@ -302,26 +375,25 @@ def read_component_file(path: str | Path) -> str:
         raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
 
 
-def check_turn_rows(
-    game_id: int,
-    replayed: pl.DataFrame,
-    logged: pl.DataFrame,
-    same: Callable[[str, Any, Any], bool] = lambda column, mine, theirs: mine == theirs,
-) -> None:
-    """A replay's own turn rows against the logged ones, column by column in the replayed
-    frame's order: a one-line SanssimError at the first disagreement. `same(column, engine's,
-    log's)` says when two values agree (a game may compare some column as a multiset)."""
-    columns = replayed.columns
-    rows = zip(
-        replayed.iter_rows(named=True), logged.select(columns).iter_rows(named=True), strict=False
-    )
-    for got, want in rows:
-        for column in columns:
-            if not same(column, got[column], want[column]):
-                raise SanssimError(
-                    f"game {game_id} turn {want['turn']}: the log says "
-                    f"{column}={want[column]!r}, the engine gives {got[column]!r}"
-                )
+@dataclass(frozen=True, slots=True)
+class NoComponents:
+    """The component data of a game that has none."""
+
+    source: None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {}
+
+
+NO_COMPONENTS = NoComponents()
+
+
+def _apply_logged(state: Any, row: dict[str, Any]) -> None:
+    """A logged turn's actions applied, named as the engine describes them."""
+    row["described"] = []
+    for action in row[ACTIONS] or ():
+        row["described"].append(state.describe(action))
+        state.apply_action(action)
 
 
 def replayed_show(

@@ -53,7 +53,9 @@ class EngineGame:
 
     def new_state(self, seed: int, record: bool = False) -> EngineState:
         """Deal a game. All chance comes from `seed`; `record` keeps the turn log."""
-        return self.state_class(self, seed, record)
+        state = self.state_class(self, seed, record)
+        state.actions = []
+        return state
 
 
 class EngineState(ABC):
@@ -62,7 +64,7 @@ class EngineState(ABC):
     `phases` names the decision kinds, the last one the end of the game; `phase`
     indexes it. `legal` is the current decision's legal choices (empty at the end)."""
 
-    __slots__ = ("game", "record", "n", "phase", "turn", "current", "legal", "log")
+    __slots__ = ("game", "record", "n", "phase", "turn", "current", "legal", "log", "actions")
     phases: ClassVar[tuple[str, ...]] = ("play", "end")
 
     game: Any
@@ -73,6 +75,7 @@ class EngineState(ABC):
     current: int
     legal: list[int]
     log: list[Any]
+    actions: list[tuple[int, int]]  # (turn, action) of every choice made, when recording
 
     @final
     def apply_action(self, action: int) -> None:
@@ -80,6 +83,8 @@ class EngineState(ABC):
         IllegalActionError and changes nothing."""
         if type(action) is not int or action not in self.legal:
             action = self._checked(action)
+        if self.record:
+            self.actions.append((self.turn, action))
         self._apply(action)
 
     @abstractmethod

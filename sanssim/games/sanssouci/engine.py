@@ -721,6 +721,7 @@ class State(EngineState):
         c.pending_tile = self.pending_tile
         c.pending_target = self.pending_target
         c.log = list(self.log)
+        c.actions = list(self.actions)
         c._turn = None if self._turn is None else _copy_record(self._turn)
         return c
 

@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
-from sanssim.games.base import check_turn_rows
+from sanssim.games.logs import check_turn_rows
 from sanssim.games.sanssouci import (
     DISCARD,
     PASS,

@@ -452,6 +452,7 @@ class State(EngineState):
         c.koi_played = list(self.koi_played)
         c.start_tiles = list(self.start_tiles)
         c.log = list(self.log)
+        c.actions = list(self.actions)
         return c
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
-from sanssim.games.base import check_turn_rows
 from sanssim.games.columns import fixed_lists
+from sanssim.games.logs import check_turn_rows
 from sanssim.games.seikatsu.engine import EMPTY, Game, State, TurnRecord
 
 GAME = "seikatsu"

@@ -771,6 +771,7 @@ class State(EngineState):
         c.excess = self.excess
         c.end_reason = self.end_reason
         c.log = list(self.log)
+        c.actions = list(self.actions)
         c._turn = None if self._turn is None else list(self._turn)
         return c
 
