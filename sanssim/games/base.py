@@ -24,6 +24,7 @@ from sanssim.games.logs import (
     common_results,
     frame,
     replay_actions,
+    turn_rows,
     with_actions,
 )
 
@@ -293,14 +294,7 @@ class GameType(ABC):
         """One turns row per turn of recorded (game_id, state), its chosen actions last."""
         if self.log is not None:
             return with_actions(self.log.turn_frame(run_id, game, games), games)
-        n = game.n_players
-        rows = [
-            {"run_id": run_id, "game_id": game_id, "round": r["turn"] // n + 1, **r}
-            for game_id, state in games
-            for r in state.log
-        ]
-        schema = self._turn_rows_schema
-        return with_actions(pl.DataFrame(rows, schema=schema, orient="row").select(schema), games)
+        return with_actions(turn_rows(run_id, game, games, self._turn_rows_schema), games)
 
     def replay(
         self, game: Engine, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame

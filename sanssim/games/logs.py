@@ -69,6 +69,20 @@ def common_results(
     return cols
 
 
+def turn_rows(
+    run_id: str, game: Engine, games: list[tuple[int, GameState]], schema: Mapping[str, Any]
+) -> pl.DataFrame:
+    """The turns of a game without a log module, from its engine's turn records (one dict
+    a turn: `turn`, `seat`, `score` and the game's own columns)."""
+    n = game.n_players
+    rows = [
+        {"run_id": run_id, "game_id": game_id, "round": r["turn"] // n + 1, **r}
+        for game_id, state in games
+        for r in state.log  # type: ignore[attr-defined]
+    ]
+    return pl.DataFrame(rows, schema=dict(schema), orient="row")
+
+
 def with_actions(frame: pl.DataFrame, games: list[tuple[int, GameState]]) -> pl.DataFrame:
     """Turn rows (with `game_id` and `turn`) with each turn's chosen actions at the end."""
     ids = [game_id for game_id, state in games for _ in state.actions]
