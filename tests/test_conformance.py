@@ -4,12 +4,14 @@ from its log, `show` of a game and of one turn, and every report section rendere
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from sanssim.analysis.quality import per_game
 from sanssim.cli import main
 from sanssim.games import game_names, get_game
 from sanssim.games.logs import ACTIONS
@@ -54,9 +56,45 @@ def test_every_game_plays_replays_shows_and_reports(tmp_path: Path, name: str) -
         for game_id in range(GAMES):
             _, rows, _, final = load_game(arm, game_id)
             assert final.is_terminal() and final.returns() == rows.sort("seat")["total"].to_list()
+        quality = per_game(turns, results, None, (), game_type.lowest_wins)
+        assert quality.height == GAMES and (quality["margin"] >= 0).all()
+        assert (quality["worst_deficit"] >= 0).all()
         shown = cli("show", str(arm), "--game", "0")
         assert "final" in shown and len(shown.splitlines()) > turns.filter(game_id=0).height
         cli("show", str(arm), "--game", "1", "--turn", "1")
     out = tmp_path / "report"
     cli("report", *map(str, arms), "--out", str(out))
-    assert (out / "report.md").read_text(encoding="utf-8").startswith("#")
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert text.startswith("#") and ("lowest total wins" in text) == game_type.lowest_wins
+
+
+def test_lookahead_plays_a_game_without_heuristic_by_random_rollouts(monkeypatch):
+    """A game without `heuristic` (here one whose strategies are taken away) is searched
+    with random rollouts, not failed with a KeyError."""
+    from sanssim.runner.play import play_game
+    from sanssim.strategies import resolve
+
+    game_type = get_game("seikatsu")
+    monkeypatch.setattr(type(game_type), "strategies", lambda self: {})
+    game = game_type.new_game(2, {}, game_type.load_components())
+    specs = [resolve("lookahead:rollouts=4,width=2", "seikatsu"), resolve("random", "seikatsu")]
+    final = play_game(game_type, game, specs, seed=3)
+    assert final.is_terminal()
+
+
+@pytest.mark.parametrize("lowest_wins", [False, True])
+def test_lookahead_values_an_option_by_the_game_s_score_direction(monkeypatch, lowest_wins):
+    """The same rollout is a margin of +d where the highest total wins and -d where the
+    lowest does."""
+    from sanssim.strategies import resolve
+
+    game_type = get_game("seikatsu")
+    monkeypatch.setattr(type(game_type), "lowest_wins", lowest_wins)
+    player = resolve("lookahead", "seikatsu").make(random.Random(0))
+    game = game_type.new_game(2, {}, game_type.load_components())
+    state = game.new_state(1)
+    while state.legal:
+        state.apply_action(state.legal[0])
+    mine, other = state.returns()
+    want = (other - mine) if lowest_wins else (mine - other)
+    assert player._rollout(state, 0) == want

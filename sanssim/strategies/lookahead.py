@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.random import RandomStrategy
 
 if TYPE_CHECKING:
     from sanssim.games.base import GameState, View
@@ -39,19 +40,22 @@ class LookaheadStrategy(Strategy):
 
     @property
     def policy(self) -> Strategy:
-        """The game's rollout strategy, sharing this player's random stream."""
+        """The game's rollout strategy (its `heuristic`; random play for a game without
+        one), sharing this player's random stream."""
         if self._policy is None:
             game_type = self.game_type
             if game_type is None:
                 raise RuntimeError("lookahead needs its game: make it through a StrategySpec")
-            self._policy = game_type.strategies()[game_type.rollout_strategy](self.rng)
+            policy = game_type.strategies().get(game_type.rollout_strategy, RandomStrategy)
+            self._policy = policy(self.rng)
             self._policy.game_type = game_type
         return self._policy
 
     def scoring(self) -> str:
         worlds = max(1, self.rollouts // max(1, self.width))
         return (
-            f"mean final margin (own total minus the best other side) over {worlds} sampled "
+            f"mean final margin (how far the own total is ahead of the best other side; "
+            f"below it where the lowest wins) over {worlds} sampled "
             f"worlds per option, {self.width} best options of the rollout strategy tried"
         )
 
@@ -84,4 +88,6 @@ class LookaheadStrategy(Strategy):
         totals = state.returns()
         sides = self.game_type.sides(state.game)  # type: ignore[union-attr]
         others = [t for p, t in enumerate(totals) if sides[p] != sides[seat]]
+        if self.game_type.lowest_wins:  # type: ignore[union-attr]
+            return min(others) - totals[seat]
         return totals[seat] - max(others)
