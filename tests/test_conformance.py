@@ -98,3 +98,20 @@ def test_lookahead_values_an_option_by_the_game_s_score_direction(monkeypatch, l
     mine, other = state.returns()
     want = (other - mine) if lowest_wins else (mine - other)
     assert player._rollout(state, 0) == want
+
+
+def test_a_plug_in_that_breaks_the_results_contract_stops_the_run_in_one_line(
+    tmp_path, monkeypatch
+):
+    """A results frame of its own making whose `chips` column has the wrong type."""
+    cls = type(get_game("nothanks"))
+    made = cls.result_frame
+    wrong = pl.col("chips").cast(pl.Int64)
+    monkeypatch.setattr(cls, "result_frame", lambda *a: made(*a).with_columns(wrong))
+    args = ["run", "--game", "nothanks", "--players", "3", "--games", "2", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if "error" in line]
+    assert errors == [
+        "sanssim: error: game nothanks: results column 'chips' is Int64, expected Int8"
+    ]
