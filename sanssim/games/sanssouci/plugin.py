@@ -23,7 +23,6 @@ from sanssim.games.sanssouci.engine import (
     GameConfig,
     State,
 )
-from sanssim.games.sanssouci.render import render_garden
 from sanssim.games.sanssouci.view import PlayerView
 
 RANDOM_SIDES = "random"
@@ -242,7 +241,7 @@ class Sanssouci(GameType):
         missions = ", ".join(SYMBOLS[m] for m in view.missions)
         return [
             f"seat {view.seat} holds {hand}; missions {missions}; score {view.score(view.seat)}",
-            render_garden(view._state, view.seat),
+            view.picture(),
         ]
 
     def groups(self) -> dict[str, Group]:
