@@ -6,14 +6,17 @@ BIN := $(VENV)/bin
 # so a change of extras (or of pyproject.toml) installs again.
 EXTRAS ?= test
 comma := ,
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)-$(subst $(comma),-,$(EXTRAS))
+# The worked example of a plug-in game (README "Adding a game") is installed too: the tests play it.
+EXAMPLE := examples/nothanks
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(EXAMPLE)/pyproject.toml | cksum | cut -d' ' -f1)-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: install run test lint bench reports tuning
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(EXAMPLE)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[$(EXTRAS)]'
+	$(BIN)/python -m pip install -q -e $(EXAMPLE)
 	touch $@
 
 install: $(STAMP)
@@ -25,8 +28,8 @@ run: install
 	$(BIN)/sanssim report runs/latest --out runs/latest-report --force
 
 lint: install
-	$(BIN)/ruff check sanssim tests scripts
-	$(BIN)/ruff format --check sanssim tests scripts
+	$(BIN)/ruff check sanssim tests scripts examples
+	$(BIN)/ruff format --check sanssim tests scripts examples
 
 test: lint
 	$(BIN)/python -m pytest

@@ -22,15 +22,22 @@ def win_share() -> pl.Expr:
     return wins / wins.sum().over("run", "game_id")
 
 
-def margin() -> pl.Expr:
-    """Per game: the winning total minus the best total of the other sides (0 on a tie).
+def margin(lowest_wins: bool = False) -> pl.Expr:
+    """Per game: how far the winning total is ahead of the best total of the other sides
+    (0 on a tie), in points: winning minus best other, or best other minus winning in a
+    game where the lowest total wins.
 
     Teammates share a total, so the best other total is the best total below the
     winners' (or equal to it when the top is shared between sides)."""
-    top = pl.col("total").max()
     winners = pl.col("winner")
-    others = pl.col("total").filter(~winners).max()
-    return pl.when(winners.sum() < pl.len()).then(top - others).otherwise(0)
+    others = pl.col("total").filter(~winners)
+    ahead = others.min() - winning(True) if lowest_wins else winning(False) - others.max()
+    return pl.when(winners.sum() < pl.len()).then(ahead).otherwise(0)
+
+
+def winning(lowest_wins: bool) -> pl.Expr:
+    """Per game: the winning total."""
+    return pl.col("total").min() if lowest_wins else pl.col("total").max()
 
 
 def build(ctx: Context) -> Section:
@@ -153,8 +160,9 @@ def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]
 
 def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Final scores, winning scores and margins per arm."""
+    lowest = ctx.data.game_type.lowest_wins
     games = ctx.data.results.group_by("arm", "run", "game_id").agg(
-        winning=pl.col("total").max(), margin=margin()
+        winning=winning(lowest), margin=margin(lowest)
     )
     per_player = mean_table(ctx.data.results, ["arm"], {"total": pl.col("total")})
     per_game = mean_table(
@@ -198,6 +206,12 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
             "Mean final score per player (n = player-games), the winner's score and the "
             "margin over the best other side per game (n = games), and how often the top "
             "total is tied before any tie-break."
+            + (
+                " The lowest total wins: the margin is how far below the best other side "
+                "the winner finishes."
+                if lowest
+                else ""
+            )
         ),
         Table(
             ["arm", "players", "mean score", "games", "winning score", "margin", "top tied"],

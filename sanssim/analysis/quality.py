@@ -94,11 +94,20 @@ def per_game(
     results: pl.LazyFrame | pl.DataFrame,
     teams: Mapping[int, Sequence[int]] | None = None,
     by: Sequence[str] = (),
+    lowest_wins: bool = False,
 ) -> pl.DataFrame:
     """Quality measures of every game with a turn log (see the module docstring). `by`:
-    extra columns identifying a game's run or arm, present in both frames."""
+    extra columns identifying a game's run or arm, present in both frames. In a game where
+    the lowest total wins, being ahead is having fewer points: the measures (all gaps
+    between sides) are taken on the totals and scores turned round, so they stay positive."""
     key = [*by, "game_id"]
-    res = _sided(results.lazy().select(*key, "seat", "total", "winner", "n_players"), teams)
+    ahead = -1 if lowest_wins else 1
+    res = _sided(
+        results.lazy()
+        .select(*key, "seat", "total", "winner", "n_players")
+        .with_columns(pl.col("total") * ahead),
+        teams,
+    )
     sides = _with_others(
         res.group_by(*key, "side").agg(
             pl.col("total").first().cast(pl.Float64), pl.col("winner").any().alias("won")
@@ -108,7 +117,11 @@ def per_game(
     ).with_columns(margin=pl.col("total") - pl.col("best_other"))
     players = res.group_by(key).agg(pl.col("n_players").first())
     acting = _sided(
-        turns.lazy().select(*key, "turn", "round", "seat", "score").join(players, on=key), teams
+        turns.lazy()
+        .select(*key, "turn", "round", "seat", "score")
+        .with_columns(pl.col("score") * ahead)
+        .join(players, on=key),
+        teams,
     )
     grid = (
         acting.select(*key, "turn", "round")

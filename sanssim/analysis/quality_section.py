@@ -81,7 +81,7 @@ def build(ctx: Context) -> Section:
         sides = teams(data, arm)
         turns = data.turns.filter(pl.col("arm") == arm)
         results = data.results.filter(pl.col("arm") == arm)
-        games = quality.per_game(turns, results, sides, BY)
+        games = quality.per_game(turns, results, sides, BY, data.game_type.lowest_wins)
         per_game.append(games.with_columns(arm=pl.lit(arm)))
         held[arm] = quality.running_sources(turns, results, data.game_type.sources, sides, BY)
         n_players = games["n_players"].unique().to_list()

@@ -9,14 +9,24 @@ sections. Nothing outside `sanssim/games/<game>/` knows more of a game than this
 from __future__ import annotations
 
 import contextlib
-import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from sanssim.errors import ComponentError, ConfigError, SanssimError
+from sanssim.errors import ComponentError, ConfigError
+from sanssim.games.logs import (
+    ACTIONS,
+    ACTIONS_TYPE,
+    COMMON_RESULTS,
+    COMMON_TURNS,
+    common_results,
+    frame,
+    replay_actions,
+    turn_rows,
+    with_actions,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -82,6 +92,56 @@ class Option:
 _KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
 
 
+class GameState(Protocol):
+    """What the runner, `show`, the shared strategies and the reports use of a game in
+    progress (`sanssim.games.engine.EngineState` implements it)."""
+
+    game: Engine
+    n: int
+    phase: int
+    turn: int
+    current: int
+    legal: list[int]
+
+    @property
+    def round(self) -> int: ...
+    def apply_action(self, action: int) -> None: ...
+    def legal_actions(self) -> list[int]: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[int]: ...
+    def ranks(self) -> list[int]: ...
+    def describe(self, action: object) -> str: ...
+    def clone(self) -> GameState: ...
+
+
+class Engine(Protocol):
+    """A game's fixed parameters as the layers above it use them (`new_game`'s result;
+    `sanssim.games.engine.EngineGame` implements it)."""
+
+    config: Any
+    components: Any
+
+    @property
+    def n_players(self) -> int: ...
+    def new_state(self, seed: int, record: bool = False) -> GameState: ...
+
+
+class View(Protocol):
+    """What a strategy sees: one seat's window on a game in progress."""
+
+    seat: int
+
+    @property
+    def n_players(self) -> int: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def describe(self, action: int) -> str: ...
+    def determinize(self, rng: Any) -> GameState: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Group:
     """A grouped per-game measure for `sanssim tune --objective spread:NAME`: `values(results,
@@ -90,7 +150,7 @@ class Group:
     change what a value is, and its component data)."""
 
     doc: str
-    values: Callable[[pl.LazyFrame, Any], pl.LazyFrame]
+    values: Callable[[pl.LazyFrame, Engine], pl.LazyFrame]
 
 
 class GameType(ABC):
@@ -111,21 +171,37 @@ class GameType(ABC):
     headline_figures: ClassVar[tuple[str, ...]] = ()
     # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
     rollout_strategy: ClassVar[str] = "heuristic"
-    # The game's log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`, `turn_frame`,
-    # `replay(game, id, seed, turns)`) and its PlayerView class, which the default methods
-    # below delegate to.
-    log: ClassVar[Any]
+    # The score direction: True for a game where the lowest total wins (ranks, `winner`,
+    # margins, search strategies and reports all follow it).
+    lowest_wins: ClassVar[bool] = False
+    # A game's own results and turns columns and their types, after the common ones
+    # (`sanssim.games.logs`): `result_columns` fills the first, the engine's turn records
+    # (`state.log`, one dict a turn with `turn`, `seat`, `score` and these) the second.
+    result_columns_schema: ClassVar[Mapping[str, Any]] = {}
+    turn_columns_schema: ClassVar[Mapping[str, Any]] = {}
+    # Or the game's own log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`,
+    # `turn_frame`, `replay(game, id, seed, turns)`), which the methods below delegate to.
+    log: ClassVar[Any] = None
+    # The game's PlayerView class.
     view_class: ClassVar[type]
 
     @property
     def result_schema(self) -> Mapping[str, Any]:
         """The results table's columns and types (the game's run-format spec)."""
-        return self.log.RESULT_SCHEMA
+        if self.log is not None:
+            return self.log.RESULT_SCHEMA
+        return {**COMMON_RESULTS, **self.result_columns_schema}
 
     @property
     def turn_schema(self) -> Mapping[str, Any]:
-        """The turns table's columns and types (the game's run-format spec)."""
-        return self.log.TURN_SCHEMA
+        """The turns table's columns and types (the game's run-format spec), the chosen
+        actions last."""
+        own = self.log.TURN_SCHEMA if self.log is not None else self._turn_rows_schema
+        return {**own, ACTIONS: ACTIONS_TYPE}
+
+    @property
+    def _turn_rows_schema(self) -> dict[str, Any]:
+        return {**COMMON_TURNS, **self.turn_columns_schema}
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -141,13 +217,16 @@ class GameType(ABC):
 
     # ---------------------------------------------------------------- components
 
-    @abstractmethod
     def load_components(self, path: str | Path | None = None) -> Any:
-        """The packaged component data (None) or a user's file, validated."""
+        """The packaged component data (None) or a user's file, validated. By default the
+        game has none."""
+        if path is not None:
+            raise ConfigError(f"{self.name} has no component data to read from {path}")
+        return NO_COMPONENTS
 
-    @abstractmethod
     def components_from_manifest(self, data: Mapping[str, Any]) -> Any:
         """The component data a run recorded in its manifest."""
+        return NO_COMPONENTS
 
     def components_label(self, components: Any) -> str:
         """How reports name component data: the packaged default or a user's file."""
@@ -157,7 +236,9 @@ class GameType(ABC):
     # ---------------------------------------------------------------- configuration
 
     @abstractmethod
-    def new_game(self, n_players: int, options: Mapping[str, OptionValue], components: Any) -> Any:
+    def new_game(
+        self, n_players: int, options: Mapping[str, OptionValue], components: Any
+    ) -> Engine:
         """The engine's fixed-parameter game; raises ConfigError for a design the rules
         do not allow."""
 
@@ -173,11 +254,11 @@ class GameType(ABC):
 
     # ---------------------------------------------------------------- play
 
-    def view(self, state: Any, seat: int) -> Any:
+    def view(self, state: GameState, seat: int) -> View:
         """What `seat` may see of `state` (a PlayerView with `determinize`)."""
         return self.view_class(state, seat)
 
-    def sides(self, game: Any) -> tuple[int, ...]:
+    def sides(self, game: Engine) -> tuple[int, ...]:
         """Each seat's side: seats of one side (a team) share a total and a rank. By
         default every seat is its own side."""
         return tuple(range(game.n_players))
@@ -196,43 +277,83 @@ class GameType(ABC):
     def result_frame(
         self,
         run_id: str,
-        game: Any,
+        game: Engine,
         strategies: Sequence[str],
-        finished: list[tuple[int, int, Any]],
+        finished: list[tuple[int, int, GameState]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
-        return self.log.result_frame(run_id, game, strategies, finished)
+        if self.log is not None:
+            return self.log.result_frame(run_id, game, strategies, finished)
+        columns = common_results(run_id, self.name, game, strategies, finished)
+        return frame(columns | self.result_columns(game, finished), self.result_schema)
 
-    def turn_frame(self, run_id: str, game: Any, games: list[tuple[int, Any]]) -> pl.DataFrame:
-        """One turns row per turn of recorded (game_id, state)."""
-        return self.log.turn_frame(run_id, game, games)
+    def result_columns(
+        self, game: Engine, finished: list[tuple[int, int, GameState]]
+    ) -> dict[str, list[Any]]:
+        """The game's own results columns (`result_columns_schema`), one value per (game,
+        seat) in the order of `finished`."""
+        return {}
+
+    def turn_frame(
+        self, run_id: str, game: Engine, games: list[tuple[int, GameState]]
+    ) -> pl.DataFrame:
+        """One turns row per turn of recorded (game_id, state); on the generic log layer its
+        chosen actions last (a game with its own log module logs its choices its own way)."""
+        if self.log is not None:
+            return self.log.turn_frame(run_id, game, games)
+        return with_actions(turn_rows(run_id, game, games, self._turn_rows_schema), games)
 
     def replay(
-        self, game: Any, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
-    ) -> Any:
+        self, game: Engine, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
+    ) -> GameState:
         """The logged game re-applied to a fresh deal, every turn checked against the log;
         raises SanssimError at the first disagreement."""
-        return self.log.replay(game, game_id, seed, turns)
+        if self.log is not None:
+            return self.log.replay(game, game_id, seed, turns)
+        return replay_actions(game, game_id, seed, turns, self.turn_frame, self.same_turn_value)
+
+    def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
+        """Whether a replayed turn's value agrees with the logged one."""
+        return engine == logged
 
     # ---------------------------------------------------------------- show
 
-    @abstractmethod
     def show(
         self,
-        game: Any,
+        game: Engine,
         results: pl.DataFrame,
         turns: pl.DataFrame,
-        final: Any,
+        final: GameState,
         turn: int | None,
         seat: int | None,
     ) -> list[str]:
-        """Lines picturing the game turn by turn (or one turn), legend first."""
+        """Lines picturing the game turn by turn (or one turn), legend first. By default
+        each turn in words (`describe` of its actions), then the `picture` after it."""
+        seed = results["game_seed"][0]
+        out = replayed_show(
+            game, seed, turns, turn, seat, _apply_logged, self.picture, self.turn_line
+        )
+        out += ["", "final position:", self.picture(final), "", "final scores:"]
+        lower = " (lowest wins)" if self.lowest_wins else ""
+        out += [
+            f"  seat {r['seat']} ({r['strategy']}): total {r['total']}{lower}, rank {r['rank']}"
+            for r in results.iter_rows(named=True)
+        ]
+        return out
 
-    @abstractmethod
     def turn_line(self, row: Mapping[str, Any]) -> str:
-        """One logged turn in words."""
+        """One logged turn in words: by default its actions as the engine names them."""
+        chosen = "; ".join(row.get("described") or ()) or "no choice"
+        return (
+            f"turn {row['turn']} (round {row['round']}) seat {row['seat']}: {chosen}; "
+            f"score {row['score']}"
+        )
 
-    def position_lines(self, view: Any) -> list[str]:
+    def picture(self, state: GameState) -> str:
+        """The position in text, for `show`."""
+        return ""
+
+    def position_lines(self, view: View) -> list[str]:
         """What the acting player sees before a decision, for `show --explain`."""
         return []
 
@@ -255,30 +376,29 @@ def read_component_file(path: str | Path) -> str:
         raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
 
 
-def check_turn_rows(
-    game_id: int,
-    replayed: pl.DataFrame,
-    logged: pl.DataFrame,
-    same: Callable[[str, Any, Any], bool] = lambda column, mine, theirs: mine == theirs,
-) -> None:
-    """A replay's own turn rows against the logged ones, column by column in the replayed
-    frame's order: a one-line SanssimError at the first disagreement. `same(column, engine's,
-    log's)` says when two values agree (a game may compare some column as a multiset)."""
-    columns = replayed.columns
-    rows = zip(
-        replayed.iter_rows(named=True), logged.select(columns).iter_rows(named=True), strict=False
-    )
-    for got, want in rows:
-        for column in columns:
-            if not same(column, got[column], want[column]):
-                raise SanssimError(
-                    f"game {game_id} turn {want['turn']}: the log says "
-                    f"{column}={want[column]!r}, the engine gives {got[column]!r}"
-                )
+@dataclass(frozen=True, slots=True)
+class NoComponents:
+    """The component data of a game that has none."""
+
+    source: None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {}
+
+
+NO_COMPONENTS = NoComponents()
+
+
+def _apply_logged(state: Any, row: dict[str, Any]) -> None:
+    """A logged turn's actions applied, named as the engine describes them."""
+    row["described"] = []
+    for action in row[ACTIONS] or ():
+        row["described"].append(state.describe(action))
+        state.apply_action(action)
 
 
 def replayed_show(
-    game: Any,
+    game: Engine,
     seed: int,
     turns: pl.DataFrame,
     turn: int | None,
@@ -310,12 +430,12 @@ class SeatView:
 
     __slots__ = ("_state", "seat")
 
-    def __init__(self, state: Any, seat: int) -> None:
+    def __init__(self, state: GameState, seat: int) -> None:
         self._state = state
         self.seat = seat
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Engine:
         return self._state.game
 
     @property
@@ -344,17 +464,3 @@ class SeatView:
 
     def describe(self, action: int) -> str:
         return self._state.describe(action)
-
-
-def legal_index(action: object, legal: list[int]) -> int | None:
-    """An int-like choice (a numpy int, say) that is legal, as an int; None otherwise.
-
-    The engines' slow path of `apply_action`: refusing bools, floats and the like
-    before anything is applied keeps a bad choice from half-applying."""
-    if isinstance(action, bool):
-        return None
-    try:
-        index = operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-    return index if index in legal else None

@@ -11,6 +11,7 @@ import polars as pl
 
 from sanssim.compiled import COMPILED, Core, core_for
 from sanssim.errors import IllegalActionError
+from sanssim.games.contract import checked_frames
 from sanssim.runformat import RESULTS, TURNS
 from sanssim.runner.batch import Part
 from sanssim.runner.config import RunConfig
@@ -51,10 +52,9 @@ class GameJob:
                 failures.append(_failure(game_id, seed, exc))
                 continue
             finished.append((game_id, seed, state))
-        frames = {RESULTS: game_type.result_frame(self.run_id, game, config.strategies, finished)}
-        if config.turn_log:
-            recorded = [(game_id, state) for game_id, _, state in finished]
-            frames[TURNS] = game_type.turn_frame(self.run_id, game, recorded)
+        frames = checked_frames(
+            game_type, self.run_id, game, config.strategies, finished, config.turn_log
+        )
         return Part(
             start=start,
             stop=stop,

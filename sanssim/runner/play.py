@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from sanssim.games.base import GameType
+from sanssim.games.base import Engine, GameState, GameType, View
 from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import Strategy, StrategySpec
 
@@ -31,17 +30,17 @@ class GameFailure(Exception):
         self.error = error
 
 
-Observer = Callable[[Any, Strategy, Any], None]
+Observer = Callable[[GameState, Strategy, View], None]
 
 
 def play_game(
     game_type: GameType,
-    game: Any,
+    game: Engine,
     specs: Sequence[StrategySpec],
     seed: int,
     record: bool = False,
     observe: Observer | None = None,
-) -> Any:
+) -> GameState:
     """Play a whole game of `game_type` and return its final state; raises GameFailure if
     a strategy fails. `observe` sees each decision (state, the deciding strategy, its
     view) before the strategy chooses."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sanssim.errors import SanssimError
 
 if TYPE_CHECKING:
-    from sanssim.games.base import GameType
+    from sanssim.games.base import GameType, View
 
 
 class StrategyError(SanssimError):
@@ -70,10 +70,10 @@ class Strategy:
         for p in self.params:
             setattr(self, p.name, params.get(p.name, p.default))
 
-    def choose(self, view: Any, legal: list[int]) -> int:
+    def choose(self, view: View, legal: list[int]) -> int:
         raise NotImplementedError
 
-    def explain(self, view: Any, legal: list[int]) -> list[tuple[int, float]]:
+    def explain(self, view: View, legal: list[int]) -> list[tuple[int, float]]:
         """Scored options, best first, for `show --explain`; default: none scored."""
         return [(a, 0.0) for a in legal]
 
@@ -81,7 +81,7 @@ class Strategy:
         """What the scores of `explain` measure, in a few words."""
         return "score"
 
-    def terms(self, view: Any, legal: list[int]) -> list[tuple[int, dict[str, float]]]:
+    def terms(self, view: View, legal: list[int]) -> list[tuple[int, dict[str, float]]]:
         """Each option's score split into the strategy's named terms (they add up to the
         score of `explain`), in the order of `explain`; default: one term, `score`."""
         return [(a, {"score": score}) for a, score in self.explain(view, legal)]

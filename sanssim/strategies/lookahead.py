@@ -19,10 +19,13 @@ per player per game (`scripts/ladder.py --speed 300`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sanssim.strategies.base import Param
 from sanssim.strategies.playout import PlayOut
+
+if TYPE_CHECKING:
+    from sanssim.games.base import GameState, View
 
 
 class LookaheadStrategy(PlayOut):
@@ -36,14 +39,15 @@ class LookaheadStrategy(PlayOut):
     def scoring(self) -> str:
         worlds = max(1, self.rollouts // max(1, self.width))
         return (
-            f"mean final margin (own total minus the best other side) over {worlds} sampled "
+            f"mean final margin (how far the own total is ahead of the best other side; "
+            f"below it where the lowest wins) over {worlds} sampled "
             f"worlds per option, {self.width} best options of the rollout strategy tried"
         )
 
-    def choose(self, view: Any, legal: list[int]) -> int:
+    def choose(self, view: View, legal: list[int]) -> int:
         return self.explain(view, legal)[0][0]
 
-    def explain(self, view: Any, legal: list[int]) -> list[tuple[int, float]]:
+    def explain(self, view: View, legal: list[int]) -> list[tuple[int, float]]:
         """The options tried, by mean final margin over the sampled worlds."""
         ranked = self.policy.explain(view, legal)
         options = [a for a, _ in ranked[: max(1, self.width)]]
@@ -61,9 +65,11 @@ class LookaheadStrategy(PlayOut):
         scored.sort(key=lambda item: -item[1])
         return scored
 
-    def _rollout(self, state: Any, seat: int) -> float:
+    def _rollout(self, state: GameState, seat: int) -> float:
         self.play_out(state)
         totals = state.returns()
         sides = self.game_type.sides(state.game)  # type: ignore[union-attr]
         others = [t for p, t in enumerate(totals) if sides[p] != sides[seat]]
+        if self.game_type.lowest_wins:  # type: ignore[union-attr]
+            return min(others) - totals[seat]
         return totals[seat] - max(others)

@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from sanssim.errors import ComponentError, ConfigError, IllegalActionError
-from sanssim.games.base import legal_index
+from sanssim.errors import ComponentError, ConfigError
+from sanssim.games.engine import EngineGame, EngineState
 from sanssim.games.sanssouci.components import (
     COLOURS,
     EXPANSION_TOP_ROW,
@@ -293,18 +293,18 @@ class ScoreBreakdown:
 
 
 @dataclass(frozen=True)
-class Game:
+class Game(EngineGame):
     """Fixed parameters of a game: configuration, components and lookup tables."""
 
     config: GameConfig
     components: Components = field(default=None)  # type: ignore[assignment]
 
-    def __post_init__(self) -> None:
-        if self.components is None:
-            from sanssim.games.sanssouci.data import default_components
+    def default_components(self) -> Components:
+        from sanssim.games.sanssouci.data import default_components
 
-            object.__setattr__(self, "components", default_components())
-        self.config.validate(self.components)
+        return default_components()
+
+    def derive(self) -> None:
         comps = self.components
         cards = comps.deck
         kinds = tuple(
@@ -324,14 +324,6 @@ class Game:
         object.__setattr__(
             self, "tiles", tuple(s for s in range(len(SYMBOLS)) for _ in range(per_symbol))
         )
-
-    @property
-    def n_players(self) -> int:
-        return self.config.n_players
-
-    def new_state(self, seed: int, record: bool = False) -> State:
-        """Deal a game. All chance comes from `seed`; `record` keeps TurnRecords."""
-        return State(self, seed, record)
 
     def expansion_marks(self, garden: int, expansion: int) -> tuple[list[int], list[int]]:
         """Points for a landscape and for a gardener placed on each square."""
@@ -363,16 +355,16 @@ def _side_setup(comps: Components, index: int) -> PlayerSetup:
     return PlayerSetup(index, pre, target, column)
 
 
-class State:
+class State(EngineState):
     """One game in progress. Mutated in place by `apply_action`; `clone` to branch."""
 
+    phases = PHASE_NAMES
     __slots__ = (
-        "game", "rng", "record", "n", "phase", "turn", "current", "legal",
-        "display", "slot_of_symbol", "filled", "supply", "reshuffles",
+        "rng", "display", "slot_of_symbol", "filled", "supply", "reshuffles",
         "hands", "decks", "played", "missions", "setup", "exp_board", "exp_side",
         "exp_land", "exp_gard", "occupied", "gardeners", "reach", "noble_rows",
         "noble_zone", "score", "noble_points", "expansion_points", "n_gardeners",
-        "pending_tile", "pending_target", "log", "_turn",
+        "pending_tile", "pending_target", "_turn",
     )  # fmt: skip
 
     def __init__(self, game: Game, seed: int, record: bool = False) -> None:
@@ -488,17 +480,8 @@ class State:
 
     # ------------------------------------------------------------------ decisions
 
-    def legal_actions(self) -> list[int]:
-        """The legal choices at the current decision (empty once the game is over)."""
-        return self.legal
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def apply_action(self, action: int) -> None:
-        """Apply a legal choice, then any forced follow-ups; an illegal one raises."""
-        if type(action) is not int or action not in self.legal:
-            action = self._checked(action)
+    def _apply(self, action: int) -> None:
+        """A legal choice, then any forced follow-ups."""
         phase = self.phase
         if phase == TAKE:
             self._apply_take(action)
@@ -510,17 +493,6 @@ class State:
             self._end_turn()
         else:
             self._choose_side(action)
-
-    def _checked(self, action: object) -> int:
-        """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error."""
-        index = legal_index(action, self.legal)
-        if index is not None:
-            return index
-        options = ", ".join(self.describe(a) for a in self.legal) or "none"
-        raise IllegalActionError(
-            f"illegal {PHASE_NAMES[self.phase]} choice {self.describe(action)} for seat "
-            f"{self.current} (legal: {options})"
-        )
 
     def _side_choices(self) -> list[int]:
         board = self.exp_board[self.current]
@@ -686,10 +658,6 @@ class State:
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def round(self) -> int:
-        return self.turn // self.n + 1
-
     def breakdown(self, p: int) -> ScoreBreakdown:
         """Score of seat `p` by source, end bonuses included as if the game ended now."""
         occupied = self.occupied[p]
@@ -722,7 +690,7 @@ class State:
         keys = [(b.total, b.gardeners) for b in (self.breakdown(p) for p in range(self.n))]
         return [1 + sum(other > mine for other in keys) for mine in keys]
 
-    def describe(self, action: int) -> str:
+    def describe(self, action: object) -> str:
         """A readable name for an action at the current decision."""
         comps = self.game.components
         if type(action) is not int:
@@ -780,8 +748,12 @@ class State:
         c.pending_tile = self.pending_tile
         c.pending_target = self.pending_target
         c.log = list(self.log)
+        c.actions = list(self.actions)
         c._turn = None if self._turn is None else _copy_record(self._turn)
         return c
+
+
+Game.state_class = State
 
 
 def _copy_record(rec: TurnRecord) -> TurnRecord:

@@ -16,7 +16,7 @@ import polars as pl
 
 from sanssim.compiled.frames import coded, coded_lists, lists
 from sanssim.errors import SanssimError
-from sanssim.games.base import check_turn_rows
+from sanssim.games.logs import check_turn_rows
 from sanssim.games.sanssouci import (
     DISCARD,
     PASS,

@@ -26,7 +26,6 @@ from sanssim.games.sanssouci.engine import (
     GameConfig,
     State,
 )
-from sanssim.games.sanssouci.render import render_garden
 from sanssim.games.sanssouci.view import PlayerView
 
 if TYPE_CHECKING:
@@ -282,7 +281,7 @@ class Sanssouci(GameType):
         missions = ", ".join(SYMBOLS[m] for m in view.missions)
         return [
             f"seat {view.seat} holds {hand}; missions {missions}; score {view.score(view.seat)}",
-            render_garden(view._state, view.seat),
+            view.picture(),
         ]
 
     def groups(self) -> dict[str, Group]:

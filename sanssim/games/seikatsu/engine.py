@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from sanssim.errors import ConfigError, IllegalActionError
-from sanssim.games.base import legal_index
+from sanssim.errors import ConfigError
+from sanssim.games.engine import EngineGame, EngineState
 from sanssim.games.seikatsu.components import (
     KOI,
     NEIGHBOUR_STEPS,
@@ -132,17 +132,17 @@ def _action_tables(n_cells: int, n_kinds: int) -> tuple[int, tuple[tuple[tuple[i
 
 
 @dataclass(frozen=True)
-class Game:
+class Game(EngineGame):
     """Fixed parameters of a game: configuration, components and lookup tables."""
 
     config: GameConfig
     components: Components = field(default=None)  # type: ignore[assignment]
 
-    def __post_init__(self) -> None:
-        if self.components is None:
-            object.__setattr__(self, "components", default_components())
+    def default_components(self) -> Components:
+        return default_components()
+
+    def derive(self) -> None:
         comps = self.components
-        self.config.validate(comps)
         n = self.config.n_players
         cells = comps.cells
         index = {c: i for i, c in enumerate(cells)}
@@ -195,17 +195,6 @@ class Game:
         set_("chunk_bits", width)
         set_("actions", actions)
 
-    def _set(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
-
-    @property
-    def n_players(self) -> int:
-        return self.config.n_players
-
-    def new_state(self, seed: int, record: bool = False) -> State:
-        """Deal a game. All chance comes from `seed`; `record` keeps TurnRecords."""
-        return State(self, seed, record)
-
     def kind(self, name: str) -> int:
         """Tile kind of a tile code (`tanager:tulip`, `koi`)."""
         return self.kind_names.index(name)
@@ -243,13 +232,13 @@ class Game:
         return [rank[side] for side in self.side]
 
 
-class State:
+class State(EngineState):
     """One game in progress. Mutated in place by `apply_action`; `clone` to branch."""
 
+    phases = PHASE_NAMES
     __slots__ = (
-        "game", "record", "n", "phase", "turn", "current", "legal", "board", "occupied",
-        "frontier", "birds", "flowers", "koi", "bag", "hands", "koi_held", "side_score",
-        "own_points", "koi_played", "start_tiles", "log",
+        "board", "occupied", "frontier", "birds", "flowers", "koi", "bag", "hands",
+        "koi_held", "side_score", "own_points", "koi_played", "start_tiles",
     )  # fmt: skip
 
     def __init__(self, game: Game, seed: int, record: bool = False) -> None:
@@ -322,31 +311,11 @@ class State:
 
     # ------------------------------------------------------------------ decisions
 
-    def legal_actions(self) -> list[int]:
-        """The legal choices at the current decision (empty once the game is over)."""
-        return self.legal
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def apply_action(self, action: int) -> None:
+    def _apply(self, action: int) -> None:
         """Play a legal choice, then every following turn that has a single choice."""
-        if type(action) is not int or action not in self.legal:
-            action = self._checked(action)
         self._play(action)
         while len(self.legal) == 1:
             self._play(self.legal[0])
-
-    def _checked(self, action: object) -> int:
-        """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error."""
-        index = legal_index(action, self.legal)
-        if index is not None:
-            return index
-        options = ", ".join(self.describe(a) for a in self.legal) or "none, the game is over"
-        raise IllegalActionError(
-            f"illegal choice {self.describe(action)} for seat {self.current} "
-            f"on turn {self.turn} (legal: {options})"
-        )
 
     def _start_turn(self) -> None:
         game = self.game
@@ -412,10 +381,6 @@ class State:
         self._start_turn()
 
     # ------------------------------------------------------------------ scores
-
-    @property
-    def round(self) -> int:
-        return self.turn // self.n + 1
 
     def flower_rows(self, pagoda: int) -> list[int]:
         """Flower points of each row of `pagoda` (index into components.pagodas) now."""
@@ -487,4 +452,8 @@ class State:
         c.koi_played = list(self.koi_played)
         c.start_tiles = list(self.start_tiles)
         c.log = list(self.log)
+        c.actions = list(self.actions)
         return c
+
+
+Game.state_class = State

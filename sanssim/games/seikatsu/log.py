@@ -16,8 +16,8 @@ import numpy as np
 import polars as pl
 
 from sanssim.errors import SanssimError
-from sanssim.games.base import check_turn_rows
 from sanssim.games.columns import fixed_lists
+from sanssim.games.logs import check_turn_rows
 from sanssim.games.seikatsu.engine import EMPTY, Game, State, TurnRecord
 
 GAME = "seikatsu"

@@ -140,12 +140,11 @@ class Seikatsu(GameType):
         )
 
     def position_lines(self, view: PlayerView) -> list[str]:
-        state = view._state
-        names = state.game.kind_names
+        names = view.game.kind_names
         hand = " ".join(names[k] for k in sorted(view.hand)) or "-"
         return [
             f"seat {view.seat} holds {hand}; face-up koi {view.koi_held(view.seat)}",
-            render_garden(state),
+            view.picture(),
         ]
 
     def report_sections(self) -> tuple:

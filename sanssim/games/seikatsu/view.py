@@ -7,6 +7,7 @@ from collections import Counter
 
 from sanssim.games.base import SeatView
 from sanssim.games.seikatsu.engine import State
+from sanssim.games.seikatsu.render import render_garden
 
 
 class PlayerView(SeatView):
@@ -18,6 +19,10 @@ class PlayerView(SeatView):
     """
 
     __slots__ = ()
+
+    def picture(self) -> str:
+        """The position as this seat sees it, for `show --explain`."""
+        return render_garden(self._state)
 
     @property
     def turns_left(self) -> int:

@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from sanssim.errors import ConfigError, IllegalActionError
-from sanssim.games.base import legal_index
+from sanssim.games.engine import EngineGame, EngineState
 from sanssim.games.splendor.components import (
     COLOURS,
     TOKEN_NAMES,
@@ -212,17 +212,17 @@ def _check_range(name: str, value: object, low: int, high: int) -> None:
 
 
 @dataclass(frozen=True)
-class Game:
+class Game(EngineGame):
     """Fixed parameters of a game: configuration, components and lookup tables."""
 
     config: GameConfig
     components: Components = field(default=None)  # type: ignore[assignment]
 
-    def __post_init__(self) -> None:
-        if self.components is None:
-            object.__setattr__(self, "components", load_components())
+    def default_components(self) -> Components:
+        return load_components()
+
+    def derive(self) -> None:
         comps = self.components
-        self.config.validate(comps)
         cards = comps.cards
         top = max(max(max(c.cost) for c in cards), max(max(n.requirement) for n in comps.nobles))
         width = max(4, top.bit_length() + 1)
@@ -255,15 +255,7 @@ class Game:
             ),
         }
         for name, value in sets.items():
-            object.__setattr__(self, name, value)
-
-    @property
-    def n_players(self) -> int:
-        return self.config.n_players
-
-    def new_state(self, seed: int, record: bool = False) -> State:
-        """Deal a game. All chance comes from `seed`; `record` keeps the turn log."""
-        return State(self, seed, record)
+            self._set(name, value)
 
 
 def _pack(vector: tuple[int, ...], width: int) -> int:
@@ -290,14 +282,15 @@ _TAKE3_PACKED = tuple(sum(1 << PACK_BITS * c for c in colours) for colours in TA
 _RESERVED_PAD = tuple((EMPTY,) * (MAX_RESERVED - k) for k in range(MAX_RESERVED + 1))
 
 
-class State:
+class State(EngineState):
     """One game in progress. Mutated in place by `apply_action`; `clone` to branch."""
 
+    phases = PHASE_NAMES
     __slots__ = (
-        "game", "record", "n", "phase", "turn", "current", "legal", "supply", "tokens",
+        "supply", "tokens",
         "bonus", "points", "cards_bought", "tableau", "reserved", "blind", "nobles",
         "display", "filled", "decks", "nobles_in_play", "table", "noble_again", "passes",
-        "round_passes", "round_visits", "bought", "excess", "end_reason", "log", "_turn",
+        "round_passes", "round_visits", "bought", "excess", "end_reason", "_turn",
     )  # fmt: skip
 
     def __init__(self, game: Game, seed: int, record: bool = False) -> None:
@@ -372,17 +365,8 @@ class State:
 
     # ------------------------------------------------------------------ decisions
 
-    def legal_actions(self) -> list[int]:
-        """The legal choices at the current decision (empty once the game is over)."""
-        return self.legal
-
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def apply_action(self, action: int) -> None:
-        """Apply a legal choice, then any forced follow-ups; an illegal one raises."""
-        if type(action) is not int or action not in self.legal:
-            action = self._checked(action)
+    def _apply(self, action: int) -> None:
+        """A legal choice, then any forced follow-ups."""
         phase = self.phase
         if phase == MAIN:
             self._act(action)
@@ -418,17 +402,6 @@ class State:
                 f"payment {list(payment)} does not pay for card {card} with seat {p}'s tokens"
             )
         self._act(action, payment)
-
-    def _checked(self, action: object) -> int:
-        """Slow path of `apply_action`: a legal int-like choice (numpy ints) or an error."""
-        index = legal_index(action, self.legal)
-        if index is not None:
-            return index
-        options = ", ".join(self.describe(a) for a in self.legal) or "none"
-        raise IllegalActionError(
-            f"illegal {PHASE_NAMES[self.phase]} choice {self.describe(action)} for seat "
-            f"{self.current} (legal: {options})"
-        )
 
     def _start_turn(self) -> None:
         p = self.current
@@ -798,5 +771,9 @@ class State:
         c.excess = self.excess
         c.end_reason = self.end_reason
         c.log = list(self.log)
+        c.actions = list(self.actions)
         c._turn = None if self._turn is None else list(self._turn)
         return c
+
+
+Game.state_class = State

@@ -14,8 +14,8 @@ import numpy as np
 import polars as pl
 
 from sanssim.errors import IllegalActionError, SanssimError
-from sanssim.games.base import check_turn_rows
 from sanssim.games.columns import block_lists, fixed_lists
+from sanssim.games.logs import check_turn_rows
 from sanssim.games.splendor.engine import (
     ACTION_NAMES,
     BUY,

@@ -19,7 +19,7 @@ from sanssim.games.splendor.engine import (
     GameConfig,
     State,
 )
-from sanssim.games.splendor.render import LEGEND, render_player, render_state
+from sanssim.games.splendor.render import LEGEND, render_state
 from sanssim.games.splendor.view import PlayerView
 
 PARAMETERS = (
@@ -174,7 +174,7 @@ class Splendor(GameType):
         )
 
     def position_lines(self, view: PlayerView) -> list[str]:
-        return [render_player(view._state, view.seat, reveal=True)]
+        return [view.picture()]
 
 
 GAME = Splendor()

@@ -6,6 +6,7 @@ import random
 
 from sanssim.games.base import SeatView
 from sanssim.games.splendor.engine import MAIN, N_LEVELS, State
+from sanssim.games.splendor.render import render_player
 
 HIDDEN = -2  # another player's blind reservation, as this seat sees it
 
@@ -20,6 +21,10 @@ class PlayerView(SeatView):
     """
 
     __slots__ = ()
+
+    def picture(self) -> str:
+        """The position as this seat sees it, for `show --explain`."""
+        return render_player(self._state, self.seat, reveal=True)
 
     @property
     def display(self) -> list[int]:
