@@ -1,0 +1,177 @@
+"""The compiled `heuristic` (`strategies.HeuristicStrategy`): the same colour values, card
+values, token wants and denials, every score summed term by term in the Python order
+from 0.0, so each float is the one Python computes."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.core.position import TAKE_GAINS, find, position, spent
+
+# parameter columns, in `HeuristicStrategy.params` order
+(
+    W_POINTS,
+    W_BONUS,
+    W_DEMAND,
+    W_LEVEL3,
+    W_NOBLE,
+    W_GEM,
+    W_GOLD,
+    W_PROGRESS,
+    W_SPREAD,
+    W_RESERVE,
+    W_REACH,
+    W_GOLD_GAIN,
+    W_SLOT,
+    W_OVERFLOW,
+    W_DENY,
+) = range(15)
+jit = nb.njit(cache=True)
+
+
+@jit
+def _larger(a: float, b: float) -> float:
+    """Python's `max(a, b)`: `a` unless `b` is greater."""
+    return b if b > a else a
+
+
+@jit
+def _colour_values(
+    S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
+    ids: np.ndarray, count: int,
+) -> np.ndarray:  # fmt: skip
+    """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull."""
+    out = np.empty(E.N_GEMS, dtype=np.float64)
+    for c in range(E.N_GEMS):
+        have = S[base + L.P_BONUS + c]
+        demand = 0.0
+        for i in range(count):
+            if cards[ids[i], L.K_COST + c] > have:
+                demand += w[W_LEVEL3] if cards[ids[i], L.K_LEVEL] == 3 else 1.0
+        pull = 0.0
+        for t in range(S[L.H_N_TABLE]):
+            noble = S[L.TABLE + t]
+            if nobles[noble, L.N_REQUIREMENT + c] > have:
+                missing = 0
+                for x in range(E.N_GEMS):
+                    need = nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x]
+                    missing += max(0, need)
+                pull += 3.0 / (1 + missing)
+        out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
+    return out
+
+
+@jit
+def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int) -> np.ndarray:
+    """Display slot -> points an opponent could take with it next turn."""
+    out = np.zeros(E.N_SLOTS, dtype=np.float64)
+    for q in range(cfg[L.C_N]):
+        if q == p:
+            continue
+        other = L.SEATS + L.SEAT_WIDTH * q
+        for slot in range(E.N_SLOTS):
+            card = S[L.DISPLAY + slot]
+            if card < 0 or not cards[card, L.K_POINTS]:
+                continue
+            missing = 0
+            for c in range(E.N_GEMS):
+                need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
+                missing += max(0, need - S[other + L.P_TOKENS + c])
+            if missing <= S[other + L.P_TOKENS + E.GOLD]:
+                out[slot] = _larger(out[slot], float(cards[card, L.K_POINTS]))
+    return out
+
+
+@jit
+def heuristic_scores(
+    S: np.ndarray,
+    cfg: np.ndarray,
+    cards: np.ndarray,
+    nobles: np.ndarray,
+    w: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """`HeuristicStrategy.terms`, summed, for each legal choice."""
+    p = S[L.H_CURRENT]
+    base = L.SEATS + L.SEAT_WIDTH * p
+    acts, ids, shorts, count = position(S, cards, base)
+    gold = S[base + L.P_TOKENS + E.GOLD]
+    colour_value = _colour_values(S, cards, nobles, w, base, ids, count)
+    value = np.empty(count, dtype=np.float64)
+    want = np.zeros(E.N_GEMS, dtype=np.float64)
+    want2 = np.zeros(E.N_GEMS, dtype=np.float64)
+    for i in range(count):
+        value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
+        missing = max(0, shorts[i].sum() - gold)
+        pull = w[W_PROGRESS] * value[i] / (missing + 1)
+        for c in range(E.N_GEMS):
+            if shorts[i, c] > 0:
+                want[c] = _larger(want[c], pull) + w[W_SPREAD] * pull
+            if shorts[i, c] > 1:
+                want2[c] = _larger(want2[c], pull) + w[W_SPREAD] * pull
+    held = 0
+    for c in range(E.N_GEMS + 1):
+        held += S[base + L.P_TOKENS + c]
+    limit = cfg[L.C_LIMIT + p]
+    denied = _denied(S, cfg, cards, p)
+    phase = S[L.H_PHASE]
+    for j in range(S[L.H_N_LEGAL]):
+        a = S[L.LEGAL + j]
+        score = 0.0
+        if phase == E.RETURNING:
+            c = a - E.RETURN
+            if c == E.GOLD:
+                score += -10.0
+            else:
+                score += -want[c]
+                score += 0.01 * S[base + L.P_TOKENS + c]
+        elif phase == E.NOBLE_CHOICE:
+            noble = a - E.NOBLE
+            closest = -1
+            for q in range(cfg[L.C_N]):
+                if q != p:
+                    missing = 0
+                    for c in range(E.N_GEMS):
+                        need = nobles[noble, L.N_REQUIREMENT + c]
+                        missing += max(0, need - S[L.SEATS + L.SEAT_WIDTH * q + L.P_BONUS + c])
+                    if closest < 0 or missing < closest:
+                        closest = missing
+            score += -0.1 * closest
+        elif a < E.RESERVE:
+            gains = 0
+            progress = 0.0
+            if a >= E.TAKE2:
+                c = TAKE_GAINS[a, 0]
+                progress = want[c] + want2[c]
+                gains = 2
+            else:
+                for k in range(3):
+                    if TAKE_GAINS[a, k] >= 0:
+                        progress += want[TAKE_GAINS[a, k]]
+                        gains += 1
+            score += progress
+            score += -w[W_OVERFLOW] * max(0, held + gains - limit)
+        elif a < E.BUY:
+            score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
+            if S[L.SUPPLY + E.GOLD]:
+                score += w[W_GOLD_GAIN] + want.max()
+                score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+            if a < E.RESERVE_BLIND:
+                slot = a - E.RESERVE
+                i = find(acts, count, E.BUY + slot)
+                missing = max(0, shorts[i].sum() - gold - 1)
+                if missing <= w[W_REACH]:
+                    score += w[W_RESERVE] * value[i] / (missing + 1)
+                score += w[W_DENY] * denied[slot]
+        elif a < E.PASS:
+            i = find(acts, count, a)
+            gems, paid_gold = spent(S, cards, base, ids[i])
+            score += w[W_POINTS] * cards[ids[i], L.K_POINTS]
+            score += colour_value[cards[ids[i], L.K_BONUS]]
+            score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
+            if a < E.BUY_RESERVED:
+                score += w[W_DENY] * denied[a - E.BUY]
+        out[j] = score
