@@ -14,6 +14,8 @@ from sanssim.games.splendor.components import Components, load_components
 from sanssim.games.splendor.core import SplendorCore
 from sanssim.runner.play import game_seed, play_game
 from sanssim.strategies import resolve
+from sanssim.strategies.base import StrategySpec
+from sanssim.strategies.random import RandomStrategy
 
 SPLENDOR = get_game("splendor")
 PACKAGE = Path(__file__).parents[2] / "sanssim" / "games" / "splendor"
@@ -107,6 +109,26 @@ def test_a_users_card_directory(tmp_path, n, seats):
     both_paths(n, seats, {"nobles": 3}, 150 if seats[0] == "random" else 60, components)
 
 
+# lookahead against opponents that reserve blind (random), so determinising deals their
+# hidden cards; 56 games, small budgets and short games keep the Python side quick
+LOOKAHEAD_CASES = [
+    (2, ["lookahead:rollouts=4,width=2", "random"], {"target_points": 6}, 30),
+    (
+        3,
+        ["lookahead:rollouts=3,width=3", "random", "lookahead:rollouts=2,width=1"],
+        {"target_points": 5},
+        12,
+    ),
+    (4, ["random", "lookahead:rollouts=2,width=2", "greedy", "random"], {"target_points": 4}, 6),
+    (2, ["heuristic", "lookahead:rollouts=2,width=2"], {}, 8),
+]
+
+
+@pytest.mark.parametrize(("n", "seats", "options", "games"), LOOKAHEAD_CASES)
+def test_lookahead_on_the_core_chooses_what_python_lookahead_chooses(n, seats, options, games):
+    both_paths(n, seats, options, games, seed=3)
+
+
 def test_results_without_a_turn_log_and_an_empty_chunk():
     both_paths(2, ["heuristic", "random"], {}, 40, record=False, seed=5)
     both_paths(3, RANDOM4, {}, 0)
@@ -115,4 +137,10 @@ def test_results_without_a_turn_log_and_an_empty_chunk():
 def test_supports_only_compiled_strategies():
     core = SplendorCore()
     assert core.supports([resolve(s, "splendor") for s in ("random", "greedy", TUNED)])
-    assert not core.supports([resolve("lookahead", "splendor"), resolve("random", "splendor")])
+    assert core.supports([resolve("lookahead", "splendor"), resolve("random", "splendor")])
+    assert not core.supports([resolve("random", "sanssouci")] * 2)
+
+    class Copycat(RandomStrategy):  # a Python strategy: no compiled form, whatever its code
+        name = "copycat"
+
+    assert not core.supports([resolve("random", "splendor"), StrategySpec("copycat", Copycat, ())])

@@ -32,7 +32,7 @@ from sanssim.games.splendor.core.play import (
     SEEDS_BEFORE_SEATS,
     play_games,
 )
-from sanssim.games.splendor.core.strategies import GREEDY, HEURISTIC, RANDOM
+from sanssim.games.splendor.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.splendor.engine import END_REASONS, N_GEMS, N_LEVELS, Game, GameConfig
 from sanssim.games.splendor.log import result_columns_frame, turn_table_frame
 from sanssim.seeding import derive_seed
@@ -43,9 +43,15 @@ MAX_PARAMS = 16
 
 def _kinds() -> dict[type, int]:
     from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
+    from sanssim.strategies.lookahead import LookaheadStrategy
     from sanssim.strategies.random import RandomStrategy
 
-    return {RandomStrategy: RANDOM, GreedyStrategy: GREEDY, HeuristicStrategy: HEURISTIC}
+    return {
+        RandomStrategy: RANDOM,
+        GreedyStrategy: GREEDY,
+        HeuristicStrategy: HEURISTIC,
+        LookaheadStrategy: LOOKAHEAD,
+    }
 
 
 def game_seeds(seed: int, n_players: int) -> list[int]:
@@ -65,7 +71,7 @@ class SplendorCore:
 
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         kinds = _kinds()
-        return all(spec.cls in kinds for spec in specs)
+        return all(spec.cls in kinds and spec.game == "splendor" for spec in specs)
 
     def compile(self) -> None:
         """Compile (or load from numba's cache) by playing one tiny chunk."""

@@ -8,7 +8,15 @@ import numpy as np
 from sanssim.compiled import rng
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.rules import N_TAKE_SETS, jit, pop_deck, push, seat, start_turn
+from sanssim.games.splendor.core.rules import (
+    N_TAKE_SETS,
+    copy,
+    jit,
+    pop_deck,
+    push,
+    seat,
+    start_turn,
+)
 
 
 @jit
@@ -16,7 +24,8 @@ def deal(
     S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, seeds: np.ndarray, record: int, g: np.ndarray
 ) -> None:
     """A new game in `S` (`State.__init__`): seeds are the deck and noble streams'."""
-    S[:] = 0
+    for i in range(len(S)):
+        S[i] = 0
     n = cfg[L.C_N]
     S[L.H_END_REASON] = E.EMPTY
     S[L.H_RECORD] = record
@@ -60,7 +69,8 @@ def _limit_first_turn(S: np.ndarray, gems: int) -> None:
             have += 1
             avail |= 1 << c
     size = min(gems, have)
-    kept = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
+    kept = np.empty(S[L.H_N_LEGAL], dtype=np.int64)
+    copy(kept, 0, S, L.LEGAL, len(kept))
     S[L.H_N_LEGAL] = 0
     for k in range(N_TAKE_SETS):
         if L.TAKE_SIZES[k] == size and L.TAKE_MASKS[k] & avail == L.TAKE_MASKS[k]:

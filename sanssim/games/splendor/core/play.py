@@ -32,7 +32,7 @@ from sanssim.games.splendor.core.layout import (
     P_POINTS,
     P_TOKENS,
 )
-from sanssim.games.splendor.core.rules import apply, seat, settle
+from sanssim.games.splendor.core.rules import apply, copy, seat, settle
 from sanssim.games.splendor.core.strategies import choose
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
@@ -75,13 +75,14 @@ def _ranks(S: np.ndarray, n: int, later: int, out: np.ndarray) -> None:
 
 
 @nb.njit(cache=True)
-def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, per_game: np.ndarray) -> None:
+def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarray, i: int) -> None:
+    """Game `i`'s results: seat rows from `i * players`, its game row."""
     n = cfg[C_N]
     ranks = np.zeros(n, dtype=np.int64)
     _ranks(S, n, cfg[C_TIES_LATER], ranks)
     for p in range(n):
         base = seat(p)
-        row = seats[p]
+        row = seats[i * n + p]
         row[S_POINTS] = S[base + P_POINTS]
         row[S_NOBLE_POINTS] = S[base + P_NOBLE_POINTS]
         row[S_CARD_POINTS] = S[base + P_POINTS] - S[base + P_NOBLE_POINTS]
@@ -90,11 +91,19 @@ def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, per_game: np.nda
         row[S_RESERVED_LEFT] = S[base + P_N_RESERVED]
         row[S_PASSES] = S[base + P_PASSES]
         row[S_RANK] = ranks[p]
-        row[S_BONUSES : S_BONUSES + N_GEMS] = S[base + P_BONUS : base + P_BONUS + N_GEMS]
-        row[S_TOKENS : S_TOKENS + N_GEMS + 1] = S[base + P_TOKENS : base + P_TOKENS + N_GEMS + 1]
-    per_game[G_ROUNDS] = S[H_TURN] // n
-    per_game[G_END_REASON] = S[H_END_REASON]
-    per_game[G_IN_PLAY : G_IN_PLAY + cfg[C_NOBLES]] = S[IN_PLAY : IN_PLAY + cfg[C_NOBLES]]
+        copy(row, S_BONUSES, S, base + P_BONUS, N_GEMS)
+        copy(row, S_TOKENS, S, base + P_TOKENS, N_GEMS + 1)
+    games[i, G_ROUNDS] = S[H_TURN] // n
+    games[i, G_END_REASON] = S[H_END_REASON]
+    for k in range(cfg[C_NOBLES]):
+        games[i, G_IN_PLAY + k] = S[IN_PLAY + k]
+
+
+@nb.njit(cache=True)
+def _copy_rows(dst: np.ndarray, at: int, src: np.ndarray, count: int) -> None:
+    for i in range(count):
+        for k in range(src.shape[1]):
+            dst[at + i, k] = src[i, k]
 
 
 @nb.njit(cache=True)
@@ -129,14 +138,14 @@ def play_games(
             p = S[H_CURRENT]
             action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p])
             apply(S, cfg, cards, nobles, game_log, action)
-        _results(S, cfg, seats[i * n : i * n + n], per_game[i])
+        _results(S, cfg, seats, per_game, i)
         if record:
             played = S[H_TURN]
             turns[i] = played
             if rows + played > log.shape[0]:
                 grown = np.zeros((2 * (rows + played), RECORD_WIDTH), dtype=np.int32)
-                grown[:rows] = log[:rows]
+                _copy_rows(grown, 0, log, rows)
                 log = grown
-            log[rows : rows + played] = game_log[:played]
+            _copy_rows(log, rows, game_log, played)
             rows += played
     return seats, per_game, turns, log[:rows]

@@ -62,3 +62,13 @@ def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, 
         gems += min(need, S[base + L.P_TOKENS + c])
         need_total += need
     return gems, need_total - gems
+
+
+@jit
+def best(S: np.ndarray, scores: np.ndarray) -> int:
+    """The first legal choice of the highest score."""
+    top = 0
+    for j in range(1, S[L.H_N_LEGAL]):
+        if scores[j] > scores[top]:
+            top = j
+    return S[L.LEGAL + top]

@@ -28,6 +28,13 @@ def seat(p: int) -> int:
 
 
 @jit
+def copy(dst: np.ndarray, at: int, src: np.ndarray, start: int, count: int) -> None:
+    """`dst[at : at + count] = src[start : start + count]`, as a loop (slices compile slowly)."""
+    for i in range(count):
+        dst[at + i] = src[start + i]
+
+
+@jit
 def push(S: np.ndarray, action: int) -> None:
     S[L.LEGAL + S[L.H_N_LEGAL]] = action
     S[L.H_N_LEGAL] += 1
@@ -322,14 +329,14 @@ def _end_turn(S: np.ndarray, cfg: np.ndarray, log: np.ndarray) -> bool:
     turn = S[L.H_TURN]
     if S[L.H_RECORD]:
         row = log[turn]
-        row[: E.R_POINTS] = S[L.RECORD : L.RECORD + E.R_POINTS]
+        copy(row, 0, S, L.RECORD, E.R_POINTS)
         k = E.R_POINTS
         row[k] = S[base + L.P_POINTS]
-        row[k + 1 : k + 7] = S[base + L.P_TOKENS : base + L.P_TOKENS + E.N_GEMS + 1]
-        row[k + 7 : k + 12] = S[base + L.P_BONUS : base + L.P_BONUS + E.N_GEMS]
-        row[k + 12 : k + 15] = S[L.H_DECK_LEFT : L.H_DECK_LEFT + E.N_LEVELS]
-        row[k + 15 : k + 21] = S[L.SUPPLY : L.SUPPLY + E.N_GEMS + 1]
-        row[k + 21 : k + 24] = S[base + L.P_RESERVED : base + L.P_RESERVED + E.MAX_RESERVED]
+        copy(row, E.R_TOKENS, S, base + L.P_TOKENS, E.N_GEMS + 1)
+        copy(row, E.R_BONUSES, S, base + L.P_BONUS, E.N_GEMS)
+        copy(row, E.R_DECK_LEFT, S, L.H_DECK_LEFT, E.N_LEVELS)
+        copy(row, E.R_SUPPLY, S, L.SUPPLY, E.N_GEMS + 1)
+        copy(row, E.R_RESERVED, S, base + L.P_RESERVED, E.MAX_RESERVED)
     S[L.H_TURN] = turn + 1
     n = cfg[L.C_N]
     if p == n - 1:

@@ -17,9 +17,10 @@ from sanssim.compiled import rng
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
-from sanssim.games.splendor.core.position import TAKE_GAINS, find, position, spent
+from sanssim.games.splendor.core.lookahead import lookahead_choose
+from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
 
-RANDOM, GREEDY, HEURISTIC = range(3)
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
 jit = nb.njit(cache=True)
 
 
@@ -106,16 +107,6 @@ def _need_sum(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
 
 
 @jit
-def best(S: np.ndarray, scores: np.ndarray) -> int:
-    """The first legal choice of the highest score."""
-    top = 0
-    for j in range(1, S[L.H_N_LEGAL]):
-        if scores[j] > scores[top]:
-            top = j
-    return S[L.LEGAL + top]
-
-
-@jit
 def choose(
     S: np.ndarray,
     cfg: np.ndarray,
@@ -128,6 +119,8 @@ def choose(
     """The choice of a seat playing strategy `kind` with `params` and random stream `g`."""
     if kind == RANDOM:
         return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
+    if kind == LOOKAHEAD:
+        return lookahead_choose(S, cfg, cards, nobles, params, g)
     scores = np.empty(L.MAX_LEGAL, dtype=np.float64)
     if kind == GREEDY:
         greedy_scores(S, cfg, cards, scores)
