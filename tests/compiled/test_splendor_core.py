@@ -11,8 +11,8 @@ from polars.testing import assert_frame_equal
 
 from sanssim.games import get_game
 from sanssim.games.splendor.components import Components, load_components
-from sanssim.games.splendor.core import SplendorCore
-from sanssim.runner.play import game_seed, play_game
+from sanssim.games.splendor.core import CompiledGameFailed, SplendorCore
+from sanssim.runner.play import GameFailure, game_seed, play_game
 from sanssim.strategies import resolve
 from sanssim.strategies.base import StrategySpec
 from sanssim.strategies.random import RandomStrategy
@@ -81,11 +81,13 @@ def both_paths(
     components: Components | None = None,
     record: bool = True,
     seed: int = 11,
+    first: int = 0,
 ) -> None:
+    """Games `first`.. of `seed` on both paths: equal frames."""
     game = SPLENDOR.new_game(n, options, components or load_components())
     specs = [resolve(text, "splendor") for text in seats[:n]]
     strategies = [spec.text for spec in specs]
-    pairs = [(i, game_seed(seed, i)) for i in range(games)]
+    pairs = [(i, game_seed(seed, i)) for i in range(first, first + games)]
     core = SplendorCore()
     assert core.supports(specs)
     finished = [(i, s, play_game(SPLENDOR, game, specs, s, record)) for i, s in pairs]
@@ -144,3 +146,32 @@ def test_supports_only_compiled_strategies():
         name = "copycat"
 
     assert not core.supports([resolve("random", "splendor"), StrategySpec("copycat", Copycat, ())])
+
+
+def test_a_game_where_greedy_raises_stops_the_compiled_chunk(tmp_path):
+    """Three cards in all: once they are bought, it has no card to aim at and the
+    Python strategy raises (unless the round cap comes first); the core refuses the chunk
+    rather than play on differently."""
+    lines = (PACKAGE / "cards.csv").read_text().splitlines()
+    first = {level: next(x for x in lines[1:] if x.split(",")[1] == level) for level in "123"}
+    rows = [",".join([str(i), *first[lv].split(",")[1:]]) for i, lv in enumerate("123")]
+    (tmp_path / "cards.csv").write_text("\n".join([lines[0], *rows]) + "\n")
+    (tmp_path / "nobles.csv").write_text((PACKAGE / "nobles.csv").read_text())
+    game = SPLENDOR.new_game(2, {"max_rounds": 6}, load_components(tmp_path))
+    specs = [resolve(name, "splendor") for name in ("greedy", "random")]
+    core = SplendorCore()
+    outcomes = []
+    for game_id in range(12):
+        seed = game_seed(2, game_id)
+        try:
+            play_game(SPLENDOR, game, specs, seed)
+            fails = False
+        except GameFailure:
+            fails = True
+        outcomes.append(fails)
+        if fails:
+            with pytest.raises(CompiledGameFailed, match=f"games \\[{game_id}\\]"):
+                core.play_chunk(game, specs, "run", ["g", "r"], [(game_id, seed)], True)
+        else:
+            both_paths(2, ["greedy", "random"], {"max_rounds": 6}, 1, game.components, 2, game_id)
+    assert any(outcomes) and not all(outcomes)

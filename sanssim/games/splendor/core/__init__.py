@@ -32,13 +32,17 @@ from sanssim.games.splendor.core.play import (
     SEEDS_BEFORE_SEATS,
     play_games,
 )
-from sanssim.games.splendor.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
+from sanssim.games.splendor.core.strategies import FAILED, GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.splendor.engine import END_REASONS, N_GEMS, N_LEVELS, Game, GameConfig
 from sanssim.games.splendor.log import result_columns_frame, turn_table_frame
 from sanssim.seeding import derive_seed
 from sanssim.strategies.base import StrategySpec
 
 MAX_PARAMS = 16
+
+
+class CompiledGameFailed(RuntimeError):
+    """A chunk the core cannot play through: the Python path must, to record failures."""
 
 
 def _kinds() -> dict[type, int]:
@@ -103,6 +107,12 @@ class SplendorCore:
         seats, per_game, turns, log = play_games(
             cfg, cards, nobles, layout.state_size(game), seeds, seat_kinds, params, int(record)
         )
+        failed = [games[i][0] for i in np.flatnonzero(per_game[:, G_END_REASON] == FAILED)]
+        if failed:
+            raise CompiledGameFailed(
+                f"games {failed}: a strategy fails where its Python version raises; "
+                "play this chunk in Python to record the failures"
+            )
         results = _results(run_id, game, strategies, games, seats, per_game)
         if not record:
             return CoreChunk(results, None)

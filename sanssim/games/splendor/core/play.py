@@ -33,7 +33,7 @@ from sanssim.games.splendor.core.layout import (
     P_TOKENS,
 )
 from sanssim.games.splendor.core.rules import apply, copy, seat, settle
-from sanssim.games.splendor.core.strategies import choose
+from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
 # a results row per seat
@@ -117,7 +117,8 @@ def play_games(
     params: np.ndarray,
     record: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per row of `seeds`; (seat rows, game rows, turns per game, records)."""
+    """Play one game per row of `seeds`; (seat rows, game rows, turns per game, records).
+    A game where a strategy fails stops there: its end reason is FAILED, it logs no turn."""
     games = seeds.shape[0]
     n = cfg[C_N]
     S = np.zeros(size, dtype=np.int64)
@@ -132,14 +133,19 @@ def play_games(
     for i in range(games):
         deal(S, cfg, cards, seeds[i], record, g)
         for p in range(n):
-            rng.seed(players[p], seeds[i, SEEDS_BEFORE_SEATS + p])
+            if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:
+                rng.seed(players[p], seeds[i, SEEDS_BEFORE_SEATS + p])
         settle(S, cfg, cards, nobles, game_log)
         while S[H_N_LEGAL] > 0:
             p = S[H_CURRENT]
             action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p])
+            if action == FAILED:
+                break
             apply(S, cfg, cards, nobles, game_log, action)
         _results(S, cfg, seats, per_game, i)
-        if record:
+        if S[H_N_LEGAL] > 0:
+            per_game[i, G_END_REASON] = FAILED
+        elif record:
             played = S[H_TURN]
             turns[i] = played
             if rows + played > log.shape[0]:

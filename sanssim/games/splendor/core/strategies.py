@@ -21,6 +21,7 @@ from sanssim.games.splendor.core.lookahead import lookahead_choose
 from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
+FAILED = -1  # the choice of a strategy that raises in Python
 jit = nb.njit(cache=True)
 
 
@@ -38,13 +39,16 @@ def _greedy_target(pos_cards: np.ndarray, shorts: np.ndarray, count: int, cards:
 
 
 @jit
-def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.ndarray) -> None:
-    """`GreedyStrategy.terms`, summed, for each legal choice."""
+def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.ndarray) -> bool:
+    """`GreedyStrategy.terms`, summed, for each legal choice; False where the Python
+    strategy raises (a take or a return with no card to aim at: `min` of nothing)."""
     p = S[L.H_CURRENT]
     base = L.SEATS + L.SEAT_WIDTH * p
     n_legal = S[L.H_N_LEGAL]
     acts, pos_cards, shorts, count = position(S, cards, base)
     phase = S[L.H_PHASE]
+    if count == 0 and phase != E.NOBLE_CHOICE:
+        return False
     if phase == E.MAIN:
         target = _greedy_target(pos_cards, shorts, count, cards)
         for j in range(n_legal):
@@ -96,6 +100,7 @@ def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.nda
                 out[j] = 0.1 * (S[base + L.P_TOKENS + c] - need)
     else:
         out[:n_legal] = 0.0
+    return True
 
 
 @jit
@@ -116,14 +121,16 @@ def choose(
     params: np.ndarray,
     g: np.ndarray,
 ) -> int:
-    """The choice of a seat playing strategy `kind` with `params` and random stream `g`."""
+    """The choice of a seat playing strategy `kind` with `params` and random stream `g`,
+    or FAILED."""
     if kind == RANDOM:
         return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
     if kind == LOOKAHEAD:
         return lookahead_choose(S, cfg, cards, nobles, params, g)
     scores = np.empty(L.MAX_LEGAL, dtype=np.float64)
     if kind == GREEDY:
-        greedy_scores(S, cfg, cards, scores)
+        if not greedy_scores(S, cfg, cards, scores):
+            return FAILED
     else:
         heuristic_scores(S, cfg, cards, nobles, params, scores)
     return best(S, scores)
