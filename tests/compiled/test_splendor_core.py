@@ -149,7 +149,7 @@ def test_supports_only_compiled_strategies():
 
 
 def test_a_game_where_greedy_raises_stops_the_compiled_chunk(tmp_path):
-    """Three cards in all: once they are bought, it has no card to aim at and the
+    """Three cards in all: once they are bought, greedy has no card to aim at and the
     Python strategy raises (unless the round cap comes first); the core refuses the chunk
     rather than play on differently."""
     lines = (PACKAGE / "cards.csv").read_text().splitlines()
