@@ -8,15 +8,8 @@ import numpy as np
 from sanssim.compiled import rng
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.rules import (
-    N_TAKE_SETS,
-    copy,
-    jit,
-    pop_deck,
-    push,
-    seat,
-    start_turn,
-)
+from sanssim.games.splendor.core.rules import N_TAKE_SETS, start_turn
+from sanssim.games.splendor.core.state import copy, jit, pop_deck, push, seat
 
 
 @jit

@@ -10,6 +10,7 @@ import numpy as np
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.position import TAKE_GAINS, find, position, spent
+from sanssim.games.splendor.core.state import seat
 
 # parameter columns, in `HeuristicStrategy.params` order
 (
@@ -71,7 +72,7 @@ def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int) -> np.nda
     for q in range(cfg[L.C_N]):
         if q == p:
             continue
-        other = L.SEATS + L.SEAT_WIDTH * q
+        other = seat(q)
         for slot in range(E.N_SLOTS):
             card = S[L.DISPLAY + slot]
             if card < 0 or not cards[card, L.K_POINTS]:
@@ -96,7 +97,7 @@ def heuristic_scores(
 ) -> None:
     """`HeuristicStrategy.terms`, summed, for each legal choice."""
     p = S[L.H_CURRENT]
-    base = L.SEATS + L.SEAT_WIDTH * p
+    base = seat(p)
     acts, ids, shorts, count = position(S, cards, base)
     gold = S[base + L.P_TOKENS + E.GOLD]
     colour_value = _colour_values(S, cards, nobles, w, base, ids, count)
@@ -136,7 +137,7 @@ def heuristic_scores(
                     missing = 0
                     for c in range(E.N_GEMS):
                         need = nobles[noble, L.N_REQUIREMENT + c]
-                        missing += max(0, need - S[L.SEATS + L.SEAT_WIDTH * q + L.P_BONUS + c])
+                        missing += max(0, need - S[seat(q) + L.P_BONUS + c])
                     if closest < 0 or missing < closest:
                         closest = missing
             score += -0.1 * closest

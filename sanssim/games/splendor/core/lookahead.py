@@ -14,7 +14,8 @@ from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.position import best
-from sanssim.games.splendor.core.rules import apply, copy
+from sanssim.games.splendor.core.rules import apply
+from sanssim.games.splendor.core.state import copy, seat
 from sanssim.games.splendor.strategies import HeuristicStrategy
 
 ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
@@ -31,7 +32,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
     hidden = np.zeros(cfg[L.C_N_CARDS], dtype=np.bool_)
     for q in range(cfg[L.C_N]):
         if q != me:
-            base = L.SEATS + L.SEAT_WIDTH * q
+            base = seat(q)
             for i in range(S[base + L.P_N_RESERVED]):
                 if S[base + L.P_BLIND + i]:
                     hidden[S[base + L.P_RESERVED + i]] = True
@@ -51,7 +52,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         for q in range(cfg[L.C_N]):
             if q == me:
                 continue
-            base = L.SEATS + L.SEAT_WIDTH * q
+            base = seat(q)
             for i in range(S[base + L.P_N_RESERVED]):
                 held = out[base + L.P_RESERVED + i]
                 if S[base + L.P_BLIND + i] and cards[held, L.K_LEVEL] == level + 1:
@@ -70,8 +71,8 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
     others = -(1 << 30)
     for q in range(cfg[L.C_N]):
         if q != me:
-            others = max(others, S[L.SEATS + L.SEAT_WIDTH * q + L.P_POINTS])
-    return S[L.SEATS + L.SEAT_WIDTH * me + L.P_POINTS] - others
+            others = max(others, S[seat(q) + L.P_POINTS])
+    return S[seat(me) + L.P_POINTS] - others
 
 
 @jit
@@ -89,7 +90,7 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
     totals = np.zeros(tried, dtype=np.float64)
     world = np.empty_like(S)
     state = np.empty_like(S)
-    log = np.zeros((1, E.RECORD_WIDTH), dtype=np.int64)
+    log = np.zeros((1, E.RECORD_WIDTH), dtype=np.int32)  # never written: no record
     me = S[L.H_CURRENT]
     for _ in range(worlds):
         determinize(S, cfg, cards, me, g, world)

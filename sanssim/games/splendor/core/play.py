@@ -32,7 +32,8 @@ from sanssim.games.splendor.core.layout import (
     P_POINTS,
     P_TOKENS,
 )
-from sanssim.games.splendor.core.rules import apply, copy, seat, settle
+from sanssim.games.splendor.core.rules import apply, settle
+from sanssim.games.splendor.core.state import copy, seat
 from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
@@ -100,10 +101,10 @@ def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarra
 
 
 @nb.njit(cache=True)
-def _copy_rows(dst: np.ndarray, at: int, src: np.ndarray, count: int) -> None:
+def _copy_rows(dst: np.ndarray, src: np.ndarray, count: int) -> None:
     for i in range(count):
         for k in range(src.shape[1]):
-            dst[at + i, k] = src[i, k]
+            dst[i, k] = src[i, k]
 
 
 @nb.njit(cache=True)
@@ -124,13 +125,18 @@ def play_games(
     S = np.zeros(size, dtype=np.int64)
     g = np.zeros(rng.STATE, dtype=np.uint32)
     players = np.zeros((n, rng.STATE), dtype=np.uint32)
-    game_log = np.zeros((cfg[C_MAX_ROUNDS] * n if record else 1, RECORD_WIDTH), dtype=np.int64)
+    most = cfg[C_MAX_ROUNDS] * n if record else 0  # turns a game can last
     seats = np.zeros((games * n, SEAT_ROW), dtype=np.int64)
     per_game = np.zeros((games, G_IN_PLAY + cfg[C_NOBLES]), dtype=np.int64)
     turns = np.zeros(games, dtype=np.int64)
-    log = np.zeros((games * 8 * n if record else 0, RECORD_WIDTH), dtype=np.int32)
+    log = np.empty((games * n * 24 + most if record else 1, RECORD_WIDTH), dtype=np.int32)
     rows = 0
     for i in range(games):
+        if rows + most > len(log):
+            grown = np.empty((len(log) * 3 // 2 + most, RECORD_WIDTH), dtype=np.int32)
+            _copy_rows(grown, log, rows)
+            log = grown
+        game_log = log[rows:]
         deal(S, cfg, cards, seeds[i], record, g)
         for p in range(n):
             if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:
@@ -146,12 +152,6 @@ def play_games(
         if S[H_N_LEGAL] > 0:
             per_game[i, G_END_REASON] = FAILED
         elif record:
-            played = S[H_TURN]
-            turns[i] = played
-            if rows + played > log.shape[0]:
-                grown = np.zeros((2 * (rows + played), RECORD_WIDTH), dtype=np.int32)
-                _copy_rows(grown, 0, log, rows)
-                log = grown
-            _copy_rows(log, rows, game_log, played)
-            rows += played
+            turns[i] = S[H_TURN]
+            rows += S[H_TURN]
     return seats, per_game, turns, log[:rows]

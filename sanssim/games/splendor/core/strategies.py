@@ -19,6 +19,7 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.lookahead import lookahead_choose
 from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
+from sanssim.games.splendor.core.state import seat
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
 FAILED = -1  # the choice of a strategy that raises in Python
@@ -43,7 +44,7 @@ def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.nda
     """`GreedyStrategy.terms`, summed, for each legal choice; False where the Python
     strategy raises (a take or a return with no card to aim at: `min` of nothing)."""
     p = S[L.H_CURRENT]
-    base = L.SEATS + L.SEAT_WIDTH * p
+    base = seat(p)
     n_legal = S[L.H_N_LEGAL]
     acts, pos_cards, shorts, count = position(S, cards, base)
     phase = S[L.H_PHASE]
