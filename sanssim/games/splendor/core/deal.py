@@ -9,7 +9,7 @@ from sanssim.compiled import rng
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.rules import N_TAKE_SETS, start_turn
-from sanssim.games.splendor.core.state import copy, jit, pop_deck, push, seat
+from sanssim.games.splendor.core.state import copy, inline, jit, pop_deck, push, seat
 
 
 @jit
@@ -53,7 +53,7 @@ def deal(
         _limit_first_turn(S, cfg[L.C_FIRST_TURN_GEMS])
 
 
-@jit
+@inline
 def _limit_first_turn(S: np.ndarray, gems: int) -> None:
     have = 0
     avail = 0

@@ -4,13 +4,12 @@ from 0.0, so each float is the one Python computes."""
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.position import TAKE_GAINS, find, position, spent
-from sanssim.games.splendor.core.state import seat
+from sanssim.games.splendor.core.state import inline, jit, seat
 
 # parameter columns, in `HeuristicStrategy.params` order
 (
@@ -30,7 +29,6 @@ from sanssim.games.splendor.core.state import seat
     W_OVERFLOW,
     W_DENY,
 ) = range(15)
-jit = nb.njit(cache=True)
 
 
 @jit
@@ -39,7 +37,7 @@ def _larger(a: float, b: float) -> float:
     return b if b > a else a
 
 
-@jit
+@inline
 def _colour_values(
     S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
     ids: np.ndarray, count: int,
@@ -65,7 +63,7 @@ def _colour_values(
     return out
 
 
-@jit
+@inline
 def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int) -> np.ndarray:
     """Display slot -> points an opponent could take with it next turn."""
     out = np.zeros(E.N_SLOTS, dtype=np.float64)

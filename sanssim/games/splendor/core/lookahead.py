@@ -6,7 +6,6 @@ every seat plays on by the default `heuristic` to the end."""
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
@@ -15,15 +14,14 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.position import best
 from sanssim.games.splendor.core.rules import apply
-from sanssim.games.splendor.core.state import copy, seat
+from sanssim.games.splendor.core.state import copy, inline, seat
 from sanssim.games.splendor.strategies import HeuristicStrategy
 
 ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
 W_ROLLOUTS, W_WIDTH = 0, 1
-jit = nb.njit(cache=True)
 
 
-@jit
+@inline
 def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: np.ndarray,
                 out: np.ndarray) -> None:  # fmt: skip
     """`out`: a full state consistent with what seat `me` sees of `S`, unknowns from `g`."""
@@ -61,7 +59,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         copy(out, deck, pool, 0, size)
 
 
-@jit
+@inline
 def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, me: int,
              log: np.ndarray, scores: np.ndarray) -> int:  # fmt: skip
     """Play on by the default heuristic; seat `me`'s final margin over the best other."""
@@ -75,7 +73,7 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
     return S[seat(me) + L.P_POINTS] - others
 
 
-@jit
+@inline
 def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
                      params: np.ndarray, g: np.ndarray) -> int:  # fmt: skip
     """`LookaheadStrategy.choose`: the option of the best mean final margin."""

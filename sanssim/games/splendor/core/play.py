@@ -33,7 +33,7 @@ from sanssim.games.splendor.core.layout import (
     P_TOKENS,
 )
 from sanssim.games.splendor.core.rules import apply, settle
-from sanssim.games.splendor.core.state import copy, seat
+from sanssim.games.splendor.core.state import copy, inline, seat
 from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
@@ -56,7 +56,7 @@ G_ROUNDS, G_END_REASON, G_IN_PLAY = 0, 1, 2
 SEEDS_BEFORE_SEATS = N_LEVELS + 1  # deck 1-3, nobles
 
 
-@nb.njit(cache=True)
+@inline
 def _ranks(S: np.ndarray, n: int, later: int, out: np.ndarray) -> None:
     """`State.ranks`: more points, then (with ties to the later seat) the later seat,
     then fewer cards; still tied shares the rank."""
@@ -75,7 +75,7 @@ def _ranks(S: np.ndarray, n: int, later: int, out: np.ndarray) -> None:
         out[p] = rank
 
 
-@nb.njit(cache=True)
+@inline
 def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarray, i: int) -> None:
     """Game `i`'s results: seat rows from `i * players`, its game row."""
     n = cfg[C_N]

@@ -13,7 +13,7 @@ import numpy as np
 
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.state import affordable, copy, jit, pop_deck, push, seat
+from sanssim.games.splendor.core.state import affordable, copy, inline, jit, pop_deck, push, seat
 
 NEXT_START, NEXT_RETURN, NEXT_NOBLES, NEXT_END_TURN, NEXT_DECIDE = range(5)
 N_TAKE_SETS = len(L.TAKE_MASKS)
@@ -315,7 +315,7 @@ def _end_turn(S: np.ndarray, cfg: np.ndarray, log: np.ndarray) -> bool:
     return False
 
 
-@jit
+@inline
 def advance(
     S: np.ndarray,
     cfg: np.ndarray,
@@ -367,7 +367,7 @@ def apply(
     advance(S, cfg, cards, nobles, log, step)
 
 
-@jit
+@inline
 def settle(
     S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, log: np.ndarray
 ) -> None:

@@ -9,6 +9,8 @@ from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 
 jit = nb.njit(cache=True)
+# for the wrappers called from one place: inlined there, no compiled library of their own
+inline = nb.njit(cache=True, inline="always")
 
 
 @jit

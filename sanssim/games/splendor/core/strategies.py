@@ -10,7 +10,6 @@ actions and the gems each is short.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
@@ -19,14 +18,13 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.lookahead import lookahead_choose
 from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
-from sanssim.games.splendor.core.state import seat
+from sanssim.games.splendor.core.state import inline, seat
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
 FAILED = -1  # the choice of a strategy that raises in Python
-jit = nb.njit(cache=True)
 
 
-@jit
+@inline
 def _greedy_target(pos_cards: np.ndarray, shorts: np.ndarray, count: int, cards: np.ndarray) -> int:
     """The closest card: fewest gems short, then most points, then lowest id."""
     best = -1
@@ -39,7 +37,7 @@ def _greedy_target(pos_cards: np.ndarray, shorts: np.ndarray, count: int, cards:
     return best
 
 
-@jit
+@inline
 def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.ndarray) -> bool:
     """`GreedyStrategy.terms`, summed, for each legal choice; False where the Python
     strategy raises (a take or a return with no card to aim at: `min` of nothing)."""
@@ -104,7 +102,7 @@ def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.nda
     return True
 
 
-@jit
+@inline
 def _need_sum(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
     total = 0
     for c in range(E.N_GEMS):
@@ -112,7 +110,7 @@ def _need_sum(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
     return total
 
 
-@jit
+@inline
 def choose(
     S: np.ndarray,
     cfg: np.ndarray,
