@@ -68,6 +68,16 @@ def game_seeds(seed: int, n_players: int) -> list[int]:
     ]
 
 
+def seat_arrays(specs: Sequence[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's compiled strategy kind, and its parameters in the class's order."""
+    kinds = _kinds()
+    params = np.zeros((len(specs), MAX_PARAMS), dtype=np.float64)
+    for p, spec in enumerate(specs):
+        values = [float(v) for _, v in spec.params]
+        params[p, : len(values)] = values
+    return np.array([kinds[spec.cls] for spec in specs], dtype=np.int64), params
+
+
 class SplendorCore:
     """Plays Splendor chunks compiled when every seat's strategy has a compiled form."""
 
@@ -96,14 +106,9 @@ class SplendorCore:
     ) -> CoreChunk:
         n = game.n_players
         cfg, cards, nobles = layout.tables(game)
-        kinds = _kinds()
         seeds = np.array([game_seeds(seed, n) for _, seed in games], dtype=np.int64)
         seeds = seeds.reshape(len(games), SEEDS_BEFORE_SEATS + n)
-        seat_kinds = np.array([kinds[spec.cls] for spec in specs], dtype=np.int64)
-        params = np.zeros((n, MAX_PARAMS), dtype=np.float64)
-        for p, spec in enumerate(specs):
-            values = [float(v) for _, v in spec.params]
-            params[p, : len(values)] = values
+        seat_kinds, params = seat_arrays(specs)
         seats, per_game, turns, log = play_games(
             cfg, cards, nobles, layout.state_size(game), seeds, seat_kinds, params, int(record)
         )

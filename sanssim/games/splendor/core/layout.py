@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.games.splendor.engine import (
+    EMPTY,
     MAX_PLAYERS,
     MAX_RESERVED,
     N_GEMS,
@@ -20,6 +21,7 @@ from sanssim.games.splendor.engine import (
     RECORD_WIDTH,
     TAKE_SETS,
     Game,
+    State,
 )
 
 # header
@@ -108,3 +110,38 @@ def tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         as_array(cards, dtype=np.int64),
         as_array(nobles, dtype=np.int64),
     )
+
+
+def state_array(state: State) -> np.ndarray:
+    """The flat row of a Python engine `State` (not recording), for playing on from any
+    position in compiled code: hand-built positions, a determinised world, tests."""
+    game = state.game
+    cfg, _, _ = tables(game)
+    S = np.zeros(state_size(game), dtype=np.int64)
+    header = (state.phase, state.turn, state.current, state.round_passes, state.round_visits)
+    S[H_PHASE : H_ROUND_VISITS + 1] = header
+    S[H_BOUGHT], S[H_EXCESS], S[H_END_REASON] = int(state.bought), state.excess, state.end_reason
+    S[H_N_LEGAL], S[H_N_TABLE] = len(state.legal), len(state.table)
+    S[LEGAL : LEGAL + len(state.legal)] = state.legal
+    S[TABLE : TABLE + len(state.table)] = state.table
+    S[IN_PLAY : IN_PLAY + len(state.nobles_in_play)] = state.nobles_in_play
+    S[SUPPLY : SUPPLY + N_GEMS + 1] = state.supply
+    S[DISPLAY : DISPLAY + N_SLOTS] = state.display
+    for level, deck in enumerate(state.decks):
+        S[H_DECK_LEFT + level] = len(deck)
+        start = DECKS + cfg[C_LEVEL_START + level]
+        S[start : start + len(deck)] = deck
+    for p in range(state.n):
+        base = SEATS + SEAT_WIDTH * p
+        reserved = state.reserved[p]
+        S[base + P_TOKENS : base + P_TOKENS + N_GEMS + 1] = state.tokens[p]
+        S[base + P_BONUS : base + P_BONUS + N_GEMS] = state.bonus[p]
+        S[base + P_POINTS], S[base + P_CARDS] = state.points[p], state.cards_bought[p]
+        S[base + P_N_RESERVED] = len(reserved)
+        S[base + P_RESERVED : base + P_RESERVED + MAX_RESERVED] = EMPTY
+        S[base + P_RESERVED : base + P_RESERVED + len(reserved)] = reserved
+        S[base + P_BLIND : base + P_BLIND + len(reserved)] = [c in state.blind[p] for c in reserved]
+        S[base + P_NOBLE_AGAIN], S[base + P_PASSES] = state.noble_again[p], state.passes[p]
+        S[base + P_NOBLES] = len(state.nobles[p])
+        S[base + P_NOBLE_POINTS] = sum(game.noble_points[k] for k in state.nobles[p])
+    return S
