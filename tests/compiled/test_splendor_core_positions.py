@@ -13,6 +13,7 @@ from test_splendor_properties import hidden_variant, mid_game
 
 from sanssim.compiled import rng
 from sanssim.games.splendor.core import layout, seat_arrays
+from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.strategies import choose
 from sanssim.games.splendor.engine import N_LEVELS, State
@@ -45,7 +46,8 @@ def compiled_choice(state: State, text: str, seed: int) -> int:
     kinds, params = seat_arrays([resolve(text, "splendor")])
     g = rng.from_python(random.Random(seed))
     S = layout.state_array(state)
-    return int(choose(S, cfg, cards, nobles, kinds[0], params[0], g))
+    scores = np.empty(layout.MAX_LEGAL, dtype=np.float64)
+    return int(choose(S, cfg, cards, nobles, kinds[0], params[0], g, new_work(), scores))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

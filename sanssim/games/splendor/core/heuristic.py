@@ -8,7 +8,7 @@ import numpy as np
 
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.position import TAKE_GAINS, find, position, spent
+from sanssim.games.splendor.core.position import MAX_CARDS, TAKE_GAINS, find, position, spent
 from sanssim.games.splendor.core.state import inline, jit, seat
 
 # parameter columns, in `HeuristicStrategy.params` order
@@ -29,6 +29,12 @@ from sanssim.games.splendor.core.state import inline, jit, seat
     W_OVERFLOW,
     W_DENY,
 ) = range(15)
+# the floats of the scratch (`position.new_work`)
+F_COLOUR_VALUE = 0
+F_VALUE = F_COLOUR_VALUE + E.N_GEMS
+F_WANT = F_VALUE + MAX_CARDS
+F_WANT2 = F_WANT + E.N_GEMS
+F_DENIED = F_WANT2 + E.N_GEMS
 
 
 @jit
@@ -40,10 +46,9 @@ def _larger(a: float, b: float) -> float:
 @inline
 def _colour_values(
     S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
-    ids: np.ndarray, count: int,
-) -> np.ndarray:  # fmt: skip
+    ids: np.ndarray, count: int, out: np.ndarray,
+) -> None:  # fmt: skip
     """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull."""
-    out = np.empty(E.N_GEMS, dtype=np.float64)
     for c in range(E.N_GEMS):
         have = S[base + L.P_BONUS + c]
         demand = 0.0
@@ -60,13 +65,13 @@ def _colour_values(
                     missing += max(0, need)
                 pull += 3.0 / (1 + missing)
         out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
-    return out
 
 
 @inline
-def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int) -> np.ndarray:
+def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, out: np.ndarray) -> None:
     """Display slot -> points an opponent could take with it next turn."""
-    out = np.zeros(E.N_SLOTS, dtype=np.float64)
+    for slot in range(E.N_SLOTS):
+        out[slot] = 0.0
     for q in range(cfg[L.C_N]):
         if q == p:
             continue
@@ -81,7 +86,6 @@ def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int) -> np.nda
                 missing += max(0, need - S[other + L.P_TOKENS + c])
             if missing <= S[other + L.P_TOKENS + E.GOLD]:
                 out[slot] = _larger(out[slot], float(cards[card, L.K_POINTS]))
-    return out
 
 
 @jit
@@ -92,16 +96,22 @@ def heuristic_scores(
     nobles: np.ndarray,
     w: np.ndarray,
     out: np.ndarray,
+    work: tuple,
 ) -> None:
-    """`HeuristicStrategy.terms`, summed, for each legal choice."""
+    """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch)."""
     p = S[L.H_CURRENT]
     base = seat(p)
-    acts, ids, shorts, count = position(S, cards, base)
+    count = position(S, cards, base, work)
+    acts, ids, shorts, floats = work
     gold = S[base + L.P_TOKENS + E.GOLD]
-    colour_value = _colour_values(S, cards, nobles, w, base, ids, count)
-    value = np.empty(count, dtype=np.float64)
-    want = np.zeros(E.N_GEMS, dtype=np.float64)
-    want2 = np.zeros(E.N_GEMS, dtype=np.float64)
+    colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + E.N_GEMS]
+    _colour_values(S, cards, nobles, w, base, ids, count, colour_value)
+    value = floats[F_VALUE : F_VALUE + MAX_CARDS]
+    want = floats[F_WANT : F_WANT + E.N_GEMS]
+    want2 = floats[F_WANT2 : F_WANT2 + E.N_GEMS]
+    for c in range(E.N_GEMS):
+        want[c] = 0.0
+        want2[c] = 0.0
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
         missing = max(0, shorts[i].sum() - gold)
@@ -115,7 +125,8 @@ def heuristic_scores(
     for c in range(E.N_GEMS + 1):
         held += S[base + L.P_TOKENS + c]
     limit = cfg[L.C_LIMIT + p]
-    denied = _denied(S, cfg, cards, p)
+    denied = floats[F_DENIED : F_DENIED + E.N_SLOTS]
+    _denied(S, cfg, cards, p, denied)
     phase = S[L.H_PHASE]
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]

@@ -61,10 +61,10 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
 
 @inline
 def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, me: int,
-             log: np.ndarray, scores: np.ndarray) -> int:  # fmt: skip
+             log: np.ndarray, scores: np.ndarray, work: tuple) -> int:  # fmt: skip
     """Play on by the default heuristic; seat `me`'s final margin over the best other."""
     while S[L.H_N_LEGAL] > 0:
-        heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores)
+        heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
         apply(S, cfg, cards, nobles, log, best(S, scores))
     others = -(1 << 30)
     for q in range(cfg[L.C_N]):
@@ -75,11 +75,11 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
 
 @inline
 def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
-                     params: np.ndarray, g: np.ndarray) -> int:  # fmt: skip
+                     params: np.ndarray, g: np.ndarray, work: tuple,
+                     scores: np.ndarray) -> int:  # fmt: skip
     """`LookaheadStrategy.choose`: the option of the best mean final margin."""
     n_legal = S[L.H_N_LEGAL]
-    scores = np.empty(L.MAX_LEGAL, dtype=np.float64)
-    heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores)
+    heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
     order = np.argsort(-scores[:n_legal], kind="mergesort")  # stable, as list.sort
     tried = min(max(1, int(params[W_WIDTH])), n_legal)
     if tried == 1:
@@ -95,7 +95,7 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         for i in range(tried):
             copy(state, 0, world, 0, len(world))
             apply(state, cfg, cards, nobles, log, S[L.LEGAL + order[i]])
-            totals[i] += _rollout(state, cfg, cards, nobles, me, log, scores)
+            totals[i] += _rollout(state, cfg, cards, nobles, me, log, scores, work)
     top = 0
     for i in range(1, tried):
         if totals[i] / worlds > totals[top] / worlds:

@@ -23,6 +23,7 @@ from sanssim.games.splendor.core.layout import (
     H_N_LEGAL,
     H_TURN,
     IN_PLAY,
+    MAX_LEGAL,
     P_BONUS,
     P_CARDS,
     P_N_RESERVED,
@@ -32,6 +33,7 @@ from sanssim.games.splendor.core.layout import (
     P_POINTS,
     P_TOKENS,
 )
+from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply, settle
 from sanssim.games.splendor.core.state import copy, inline, seat
 from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
@@ -131,6 +133,8 @@ def play_games(
     turns = np.zeros(games, dtype=np.int64)
     log = np.empty((games * n * 24 + most if record else 1, RECORD_WIDTH), dtype=np.int32)
     rows = 0
+    work = new_work()
+    scores = np.empty(MAX_LEGAL, dtype=np.float64)
     for i in range(games):
         if rows + most > len(log):
             grown = np.empty((len(log) * 3 // 2 + most, RECORD_WIDTH), dtype=np.int32)
@@ -144,7 +148,7 @@ def play_games(
         settle(S, cfg, cards, nobles, game_log)
         while S[H_N_LEGAL] > 0:
             p = S[H_CURRENT]
-            action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p])
+            action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p], work, scores)
             if action == FAILED:
                 break
             apply(S, cfg, cards, nobles, game_log, action)

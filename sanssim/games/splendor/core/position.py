@@ -17,14 +17,26 @@ TAKE_GAINS = np.array([(*gains, -1, -1)[:3] for gains in _GAINS], dtype=np.int64
 jit = nb.njit(cache=True)
 
 
+# a strategy's scratch arrays (`new_work`), allocated once a chunk, not once a decision:
+# the position's buy actions, cards and shorts, then floats (see `heuristic`)
+FLOATS = 64
+
+
 @jit
-def position(
-    S: np.ndarray, cards: np.ndarray, base: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(buy action, card, gems short by colour) of each card the seat at `base` could buy."""
-    acts = np.empty(MAX_CARDS, dtype=np.int64)
-    ids = np.empty(MAX_CARDS, dtype=np.int64)
-    shorts = np.zeros((MAX_CARDS, E.N_GEMS), dtype=np.int64)
+def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return (
+        np.empty(MAX_CARDS, dtype=np.int64),
+        np.empty(MAX_CARDS, dtype=np.int64),
+        np.empty((MAX_CARDS, E.N_GEMS), dtype=np.int64),
+        np.empty(FLOATS, dtype=np.float64),
+    )
+
+
+@jit
+def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
+    """How many cards the seat at `base` could buy; in `work`, each one's buy action, card
+    and gems short by colour."""
+    acts, ids, shorts = work[0], work[1], work[2]
     count = 0
     for slot in range(E.N_SLOTS):
         card = S[L.DISPLAY + slot]
@@ -40,7 +52,7 @@ def position(
         for c in range(E.N_GEMS):
             short = cards[ids[i], L.K_COST + c] - S[base + L.P_BONUS + c] - S[base + L.P_TOKENS + c]
             shorts[i, c] = max(0, short)
-    return acts, ids, shorts, count
+    return count
 
 
 @jit

@@ -38,13 +38,16 @@ def _greedy_target(pos_cards: np.ndarray, shorts: np.ndarray, count: int, cards:
 
 
 @inline
-def greedy_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.ndarray) -> bool:
+def greedy_scores(
+    S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, out: np.ndarray, work: tuple
+) -> bool:
     """`GreedyStrategy.terms`, summed, for each legal choice; False where the Python
     strategy raises (a take or a return with no card to aim at: `min` of nothing)."""
     p = S[L.H_CURRENT]
     base = seat(p)
     n_legal = S[L.H_N_LEGAL]
-    acts, pos_cards, shorts, count = position(S, cards, base)
+    count = position(S, cards, base, work)
+    acts, pos_cards, shorts = work[0], work[1], work[2]
     phase = S[L.H_PHASE]
     if count == 0 and phase != E.NOBLE_CHOICE:
         return False
@@ -119,17 +122,18 @@ def choose(
     kind: int,
     params: np.ndarray,
     g: np.ndarray,
+    work: tuple,
+    scores: np.ndarray,
 ) -> int:
     """The choice of a seat playing strategy `kind` with `params` and random stream `g`,
-    or FAILED."""
+    or FAILED (`work` and `scores`: scratch)."""
     if kind == RANDOM:
         return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
     if kind == LOOKAHEAD:
-        return lookahead_choose(S, cfg, cards, nobles, params, g)
-    scores = np.empty(L.MAX_LEGAL, dtype=np.float64)
+        return lookahead_choose(S, cfg, cards, nobles, params, g, work, scores)
     if kind == GREEDY:
-        if not greedy_scores(S, cfg, cards, scores):
+        if not greedy_scores(S, cfg, cards, scores, work):
             return FAILED
     else:
-        heuristic_scores(S, cfg, cards, nobles, params, scores)
+        heuristic_scores(S, cfg, cards, nobles, params, scores, work)
     return best(S, scores)
