@@ -126,7 +126,6 @@ def result_frame(
     finished: list[tuple[int, int, State]],
 ) -> pl.DataFrame:
     """One row per (game, seat), built column by column."""
-    cfg = game.config
     noble_value = game.noble_points
     cols: dict[str, list[Any]] = {name: [] for name in RESULT_SCHEMA}
     for game_id, seed, state in finished:
@@ -154,6 +153,15 @@ def result_frame(
         cols["rank"] += ranks
         cols["winner"] += [r == 1 for r in ranks]
         cols["end_reason"] += [reason] * n
+    return result_columns_frame(run_id, game, cols)
+
+
+def result_columns_frame(run_id: str, game: Game, cols: dict[str, Any]) -> pl.DataFrame:
+    """The results frame from its per-row columns (lists or numpy arrays; list columns
+    flat, row after row), the constant and derived columns added here; the compiled core
+    builds its frames through this too."""
+    cfg = game.config
+    cols = dict(cols)
     rows = len(cols["seat"])
     constants = {
         "run_id": run_id,
@@ -192,6 +200,14 @@ def turn_frame(run_id: str, game: Game, games: list[tuple[int, State]]) -> pl.Da
         turns.append(len(state.log) // RECORD_WIDTH)
     # polars converts a list of ints fastest; numpy then slices the matrix for free
     table = pl.Series(flat, dtype=pl.Int32).to_numpy().reshape(-1, RECORD_WIDTH)
+    return turn_table_frame(run_id, game, game_ids, turns, table)
+
+
+def turn_table_frame(
+    run_id: str, game: Game, game_ids: Sequence[int], turns: Sequence[int], table: np.ndarray
+) -> pl.DataFrame:
+    """The turns frame from the games' records as one int32 matrix (a row a turn, games
+    in order, `turns[i]` rows for game `game_ids[i]`); the compiled core's path too."""
     rows = len(table)
     starts = np.cumsum(turns) - turns
     turn_numbers = np.arange(rows) - np.repeat(starts, turns)

@@ -129,6 +129,12 @@ class Splendor(GameType):
 
         return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
 
+    def core(self) -> Any:
+        """The compiled core (`sanssim.compiled.Core`) that plays Splendor chunks."""
+        from sanssim.games.splendor.core import SplendorCore
+
+        return SplendorCore()
+
     def report_sections(self) -> tuple:
         from sanssim.games.splendor import report
 

@@ -9,10 +9,12 @@ import pytest
 from splendor_positions import snapshot
 
 from sanssim.errors import SanssimError
+from sanssim.games.splendor.core import SplendorCore
 from sanssim.games.splendor.engine import BUY, PASS, Game, GameConfig, State
 from sanssim.games.splendor.log import RESULT_SCHEMA, TURN_SCHEMA, replay, result_frame, turn_frame
 from sanssim.games.splendor.strategies import STRATEGIES
 from sanssim.games.splendor.view import PlayerView
+from sanssim.strategies import resolve
 
 # the spec's tables, typed out from run-format-splendor.md
 SPEC_RESULTS = {
@@ -72,6 +74,9 @@ SPEC_TURNS = {
 }
 
 
+NAMES = ["greedy", "heuristic", "heuristic"]
+
+
 def play(game: Game, names: list[str], seed: int) -> State:
     state = game.new_state(seed, record=True)
     players = [STRATEGIES[n](random.Random(seed + s)) for s, n in enumerate(names)]
@@ -84,15 +89,14 @@ def play(game: Game, names: list[str], seed: int) -> State:
 @pytest.fixture(scope="module")
 def recorded() -> tuple[Game, list[tuple[int, int, State]]]:
     game = Game(GameConfig(n_players=3))
-    names = ["greedy", "heuristic", "heuristic"]
-    return game, [(g, 1000 + g, play(game, names, 1000 + g)) for g in range(8)]
+    return game, [(g, 1000 + g, play(game, NAMES, 1000 + g)) for g in range(8)]
 
 
 def test_schemas_are_the_spec(recorded):
     assert RESULT_SCHEMA == SPEC_RESULTS
     assert TURN_SCHEMA == SPEC_TURNS
     game, finished = recorded
-    results = result_frame("run", game, ["greedy", "heuristic", "heuristic"], finished)
+    results = result_frame("run", game, NAMES, finished)
     turns = turn_frame("run", game, [(g, s) for g, _, s in finished])
     assert results.schema == SPEC_RESULTS
     assert turns.schema == SPEC_TURNS
@@ -102,7 +106,7 @@ def test_schemas_are_the_spec(recorded):
 
 def test_results_rows_follow_the_rules(recorded):
     game, finished = recorded
-    df = result_frame("run", game, ["greedy", "heuristic", "heuristic"], finished)
+    df = result_frame("run", game, NAMES, finished)
     assert df.height == 3 * len(finished)
     assert (df["points"] == df["total"]).all()
     assert (df["card_points"] + df["noble_points"] == df["points"]).all()
@@ -118,13 +122,28 @@ def test_results_rows_follow_the_rules(recorded):
         assert best["rank"] == 1 and best["points"] >= 15
 
 
-def test_turn_rows_are_consistent(recorded):
+@pytest.fixture(scope="module", params=["python", "compiled"])
+def turn_rows(request, recorded) -> tuple[pl.DataFrame, dict[int, int]]:
+    """The turns of the recorded games' design on either engine, and each game's rounds
+    (the compiled core plays its own seatings' games: `play_game`'s seeded players)."""
     game, finished = recorded
-    df = turn_frame("run", game, [(g, s) for g, _, s in finished])
-    for g, _, state in finished:
+    if request.param == "python":
+        df = turn_frame("run", game, [(g, s) for g, _, s in finished])
+        return df, {g: state.round for g, _, state in finished}
+    specs = [resolve(name, "splendor") for name in NAMES]
+    chunk = SplendorCore().play_chunk(
+        game, specs, "run", NAMES, [(g, seed) for g, seed, _ in finished], True
+    )
+    rounds = chunk.results.group_by("game_id").agg(pl.col("rounds").first()).rows()
+    return chunk.turns, dict(rounds)
+
+
+def test_turn_rows_are_consistent(turn_rows):
+    df, rounds = turn_rows
+    for g, played in rounds.items():
         rows = df.filter(pl.col("game_id") == g).sort("turn").to_dicts()
         assert [r["turn"] for r in rows] == list(range(len(rows)))
-        assert len(rows) == state.round * 3 and rows[-1]["seat"] == 2
+        assert len(rows) == played * 3 and rows[-1]["seat"] == 2
         for now, nxt in zip(rows, rows[1:], strict=False):
             display = list(now["display"])
             if now["slot"] is not None:

@@ -1,0 +1,73 @@
+"""Dealing a compiled Splendor game (`State.__init__`): supply, seat compensations, the
+decks and nobles shuffled by their own streams, the display, the first turn's choices."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sanssim.compiled import rng
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.core.rules import N_TAKE_SETS, start_turn
+from sanssim.games.splendor.core.state import copy, inline, jit, pop_deck, push, seat
+
+
+@jit
+def deal(
+    S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, seeds: np.ndarray, record: int, g: np.ndarray
+) -> None:
+    """A new game in `S` (`State.__init__`): seeds are the deck and noble streams'."""
+    for i in range(len(S)):
+        S[i] = 0
+    n = cfg[L.C_N]
+    S[L.H_END_REASON] = E.EMPTY
+    S[L.H_RECORD] = record
+    for c in range(E.N_GEMS + 1):
+        later = cfg[L.C_LATER_GOLD] if c == E.GOLD else (1 if c < cfg[L.C_LATER_GEMS] else 0)
+        total = cfg[L.C_GOLD] if c == E.GOLD else cfg[L.C_GEMS]
+        S[L.SUPPLY + c] = total - (n - 1) * later
+        for p in range(1, n):
+            S[seat(p) + L.P_TOKENS + c] = later
+    for p in range(n):
+        for i in range(E.MAX_RESERVED):
+            S[seat(p) + L.P_RESERVED + i] = E.EMPTY
+    for level in range(E.N_LEVELS):
+        start = L.DECKS + cfg[L.C_LEVEL_START + level]
+        count = cfg[L.C_LEVEL_COUNT + level]
+        for i in range(count):
+            S[start + i] = cfg[L.C_LEVEL_CARDS + cfg[L.C_LEVEL_START + level] + i]
+        rng.seed(g, seeds[level])
+        rng.shuffle(g, S[start : start + count], count)
+        S[L.H_DECK_LEFT + level] = count
+    for slot in range(E.N_SLOTS):
+        S[L.DISPLAY + slot] = pop_deck(S, cfg, slot // E.SLOTS_PER_LEVEL)
+    order = np.arange(cfg[L.C_N_ALL_NOBLES])
+    rng.seed(g, seeds[E.N_LEVELS])
+    rng.shuffle(g, order, len(order))
+    S[L.H_N_TABLE] = cfg[L.C_NOBLES]
+    for i in range(cfg[L.C_NOBLES]):
+        S[L.TABLE + i] = order[i]
+        S[L.IN_PLAY + i] = order[i]
+    start_turn(S, cfg, cards)
+    if cfg[L.C_FIRST_TURN_GEMS] < E.TAKE_DIFF_GEMS:
+        _limit_first_turn(S, cfg[L.C_FIRST_TURN_GEMS])
+
+
+@inline
+def _limit_first_turn(S: np.ndarray, gems: int) -> None:
+    have = 0
+    avail = 0
+    for c in range(E.N_GEMS):
+        if S[L.SUPPLY + c]:
+            have += 1
+            avail |= 1 << c
+    size = min(gems, have)
+    kept = np.empty(S[L.H_N_LEGAL], dtype=np.int64)
+    copy(kept, 0, S, L.LEGAL, len(kept))
+    S[L.H_N_LEGAL] = 0
+    for k in range(N_TAKE_SETS):
+        if L.TAKE_SIZES[k] == size and L.TAKE_MASKS[k] & avail == L.TAKE_MASKS[k]:
+            push(S, k)
+    for a in kept:
+        if a >= E.RESERVE:
+            push(S, a)

@@ -1,0 +1,187 @@
+"""The compiled `heuristic` (`strategies.HeuristicStrategy`): the same colour values, card
+values, token wants and denials, every score summed term by term in the Python order
+from 0.0, so each float is the one Python computes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.core.position import MAX_CARDS, TAKE_GAINS, find, position, spent
+from sanssim.games.splendor.core.state import inline, jit, seat
+
+# parameter columns, in `HeuristicStrategy.params` order
+(
+    W_POINTS,
+    W_BONUS,
+    W_DEMAND,
+    W_LEVEL3,
+    W_NOBLE,
+    W_GEM,
+    W_GOLD,
+    W_PROGRESS,
+    W_SPREAD,
+    W_RESERVE,
+    W_REACH,
+    W_GOLD_GAIN,
+    W_SLOT,
+    W_OVERFLOW,
+    W_DENY,
+) = range(15)
+# the floats of the scratch (`position.new_work`)
+F_COLOUR_VALUE = 0
+F_VALUE = F_COLOUR_VALUE + E.N_GEMS
+F_WANT = F_VALUE + MAX_CARDS
+F_WANT2 = F_WANT + E.N_GEMS
+F_DENIED = F_WANT2 + E.N_GEMS
+
+
+@jit
+def _larger(a: float, b: float) -> float:
+    """Python's `max(a, b)`: `a` unless `b` is greater."""
+    return b if b > a else a
+
+
+@inline
+def _colour_values(
+    S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
+    ids: np.ndarray, count: int, out: np.ndarray,
+) -> None:  # fmt: skip
+    """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull."""
+    for c in range(E.N_GEMS):
+        have = S[base + L.P_BONUS + c]
+        demand = 0.0
+        for i in range(count):
+            if cards[ids[i], L.K_COST + c] > have:
+                demand += w[W_LEVEL3] if cards[ids[i], L.K_LEVEL] == 3 else 1.0
+        pull = 0.0
+        for t in range(S[L.H_N_TABLE]):
+            noble = S[L.TABLE + t]
+            if nobles[noble, L.N_REQUIREMENT + c] > have:
+                missing = 0
+                for x in range(E.N_GEMS):
+                    need = nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x]
+                    missing += max(0, need)
+                pull += 3.0 / (1 + missing)
+        out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
+
+
+@inline
+def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, out: np.ndarray) -> None:
+    """Display slot -> points an opponent could take with it next turn."""
+    for slot in range(E.N_SLOTS):
+        out[slot] = 0.0
+    for q in range(cfg[L.C_N]):
+        if q == p:
+            continue
+        other = seat(q)
+        for slot in range(E.N_SLOTS):
+            card = S[L.DISPLAY + slot]
+            if card < 0 or not cards[card, L.K_POINTS]:
+                continue
+            missing = 0
+            for c in range(E.N_GEMS):
+                need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
+                missing += max(0, need - S[other + L.P_TOKENS + c])
+            if missing <= S[other + L.P_TOKENS + E.GOLD]:
+                out[slot] = _larger(out[slot], float(cards[card, L.K_POINTS]))
+
+
+@jit
+def heuristic_scores(
+    S: np.ndarray,
+    cfg: np.ndarray,
+    cards: np.ndarray,
+    nobles: np.ndarray,
+    w: np.ndarray,
+    out: np.ndarray,
+    work: tuple,
+) -> None:
+    """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch)."""
+    p = S[L.H_CURRENT]
+    base = seat(p)
+    count = position(S, cards, base, work)
+    acts, ids, shorts, floats = work
+    gold = S[base + L.P_TOKENS + E.GOLD]
+    colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + E.N_GEMS]
+    _colour_values(S, cards, nobles, w, base, ids, count, colour_value)
+    value = floats[F_VALUE : F_VALUE + MAX_CARDS]
+    want = floats[F_WANT : F_WANT + E.N_GEMS]
+    want2 = floats[F_WANT2 : F_WANT2 + E.N_GEMS]
+    for c in range(E.N_GEMS):
+        want[c] = 0.0
+        want2[c] = 0.0
+    for i in range(count):
+        value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
+        missing = max(0, shorts[i].sum() - gold)
+        pull = w[W_PROGRESS] * value[i] / (missing + 1)
+        for c in range(E.N_GEMS):
+            if shorts[i, c] > 0:
+                want[c] = _larger(want[c], pull) + w[W_SPREAD] * pull
+            if shorts[i, c] > 1:
+                want2[c] = _larger(want2[c], pull) + w[W_SPREAD] * pull
+    held = 0
+    for c in range(E.N_GEMS + 1):
+        held += S[base + L.P_TOKENS + c]
+    limit = cfg[L.C_LIMIT + p]
+    denied = floats[F_DENIED : F_DENIED + E.N_SLOTS]
+    _denied(S, cfg, cards, p, denied)
+    phase = S[L.H_PHASE]
+    for j in range(S[L.H_N_LEGAL]):
+        a = S[L.LEGAL + j]
+        score = 0.0
+        if phase == E.RETURNING:
+            c = a - E.RETURN
+            if c == E.GOLD:
+                score += -10.0
+            else:
+                score += -want[c]
+                score += 0.01 * S[base + L.P_TOKENS + c]
+        elif phase == E.NOBLE_CHOICE:
+            noble = a - E.NOBLE
+            closest = -1
+            for q in range(cfg[L.C_N]):
+                if q != p:
+                    missing = 0
+                    for c in range(E.N_GEMS):
+                        need = nobles[noble, L.N_REQUIREMENT + c]
+                        missing += max(0, need - S[seat(q) + L.P_BONUS + c])
+                    if closest < 0 or missing < closest:
+                        closest = missing
+            score += -0.1 * closest
+        elif a < E.RESERVE:
+            gains = 0
+            progress = 0.0
+            if a >= E.TAKE2:
+                c = TAKE_GAINS[a, 0]
+                progress = want[c] + want2[c]
+                gains = 2
+            else:
+                for k in range(3):
+                    if TAKE_GAINS[a, k] >= 0:
+                        progress += want[TAKE_GAINS[a, k]]
+                        gains += 1
+            score += progress
+            score += -w[W_OVERFLOW] * max(0, held + gains - limit)
+        elif a < E.BUY:
+            score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
+            if S[L.SUPPLY + E.GOLD]:
+                score += w[W_GOLD_GAIN] + want.max()
+                score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+            if a < E.RESERVE_BLIND:
+                slot = a - E.RESERVE
+                i = find(acts, count, E.BUY + slot)
+                missing = max(0, shorts[i].sum() - gold - 1)
+                if missing <= w[W_REACH]:
+                    score += w[W_RESERVE] * value[i] / (missing + 1)
+                score += w[W_DENY] * denied[slot]
+        elif a < E.PASS:
+            i = find(acts, count, a)
+            gems, paid_gold = spent(S, cards, base, ids[i])
+            score += w[W_POINTS] * cards[ids[i], L.K_POINTS]
+            score += colour_value[cards[ids[i], L.K_BONUS]]
+            score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
+            if a < E.BUY_RESERVED:
+                score += w[W_DENY] * denied[a - E.BUY]
+        out[j] = score

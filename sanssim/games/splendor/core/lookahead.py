@@ -1,0 +1,103 @@
+"""`lookahead` on the compiled core (`sanssim.strategies.lookahead`): the default
+`heuristic` ranks the options, the `width` best are tried on the same determinised
+worlds (`PlayerView.determinize`: per level the unseen cards, in id order, shuffled by
+the seat's stream and dealt to other seats' blind reservations, then to the deck), and
+every seat plays on by the default `heuristic` to the end."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sanssim.compiled import rng
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.core.heuristic import heuristic_scores
+from sanssim.games.splendor.core.position import best
+from sanssim.games.splendor.core.rules import apply
+from sanssim.games.splendor.core.state import copy, inline, seat
+from sanssim.games.splendor.strategies import HeuristicStrategy
+
+ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
+W_ROLLOUTS, W_WIDTH = 0, 1
+
+
+@inline
+def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: np.ndarray,
+                out: np.ndarray) -> None:  # fmt: skip
+    """`out`: a full state consistent with what seat `me` sees of `S`, unknowns from `g`."""
+    copy(out, 0, S, 0, len(S))
+    out[L.H_RECORD] = 0
+    hidden = np.zeros(cfg[L.C_N_CARDS], dtype=np.bool_)
+    for q in range(cfg[L.C_N]):
+        if q != me:
+            base = seat(q)
+            for i in range(S[base + L.P_N_RESERVED]):
+                if S[base + L.P_BLIND + i]:
+                    hidden[S[base + L.P_RESERVED + i]] = True
+    for level in range(E.N_LEVELS):
+        start = cfg[L.C_LEVEL_START + level]
+        deck = L.DECKS + start
+        for i in range(S[L.H_DECK_LEFT + level]):
+            hidden[S[deck + i]] = True
+        pool = np.empty(cfg[L.C_LEVEL_COUNT + level], dtype=np.int64)
+        size = 0
+        for i in range(len(pool)):
+            card = cfg[L.C_LEVEL_CARDS + start + i]
+            if hidden[card]:
+                pool[size] = card
+                size += 1
+        rng.shuffle(g, pool, size)
+        for q in range(cfg[L.C_N]):
+            if q == me:
+                continue
+            base = seat(q)
+            for i in range(S[base + L.P_N_RESERVED]):
+                held = out[base + L.P_RESERVED + i]
+                if S[base + L.P_BLIND + i] and cards[held, L.K_LEVEL] == level + 1:
+                    size -= 1
+                    out[base + L.P_RESERVED + i] = pool[size]
+        copy(out, deck, pool, 0, size)
+
+
+@inline
+def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, me: int,
+             log: np.ndarray, scores: np.ndarray, work: tuple) -> int:  # fmt: skip
+    """Play on by the default heuristic; seat `me`'s final margin over the best other."""
+    while S[L.H_N_LEGAL] > 0:
+        heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
+        apply(S, cfg, cards, nobles, log, best(S, scores))
+    others = -(1 << 30)
+    for q in range(cfg[L.C_N]):
+        if q != me:
+            others = max(others, S[seat(q) + L.P_POINTS])
+    return S[seat(me) + L.P_POINTS] - others
+
+
+@inline
+def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
+                     params: np.ndarray, g: np.ndarray, work: tuple,
+                     scores: np.ndarray) -> int:  # fmt: skip
+    """`LookaheadStrategy.choose`: the option of the best mean final margin."""
+    n_legal = S[L.H_N_LEGAL]
+    heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
+    order = np.argsort(-scores[:n_legal], kind="mergesort")  # stable, as list.sort
+    tried = min(max(1, int(params[W_WIDTH])), n_legal)
+    if tried == 1:
+        return S[L.LEGAL + order[0]]
+    worlds = max(1, int(params[W_ROLLOUTS]) // tried)
+    totals = np.zeros(tried, dtype=np.float64)
+    world = np.empty_like(S)
+    state = np.empty_like(S)
+    log = np.zeros((1, E.RECORD_WIDTH), dtype=np.int32)  # never written: no record
+    me = S[L.H_CURRENT]
+    for _ in range(worlds):
+        determinize(S, cfg, cards, me, g, world)
+        for i in range(tried):
+            copy(state, 0, world, 0, len(world))
+            apply(state, cfg, cards, nobles, log, S[L.LEGAL + order[i]])
+            totals[i] += _rollout(state, cfg, cards, nobles, me, log, scores, work)
+    top = 0
+    for i in range(1, tried):
+        if totals[i] / worlds > totals[top] / worlds:
+            top = i
+    return S[L.LEGAL + order[top]]

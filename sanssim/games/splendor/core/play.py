@@ -1,0 +1,161 @@
+"""Whole chunks of Splendor games in one compiled call: deal, play, results and turn log.
+
+Per game the caller gives the derived seeds (three decks, the nobles, then each seat's
+strategy stream, as `State.__init__` and `play_game` derive them); per seat a strategy
+kind and its parameters. Out come a results row per seat, a row per game and, when
+recording, every turn record in game order.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng
+from sanssim.games.splendor.core.deal import deal
+from sanssim.games.splendor.core.layout import (
+    C_MAX_ROUNDS,
+    C_N,
+    C_NOBLES,
+    C_TIES_LATER,
+    H_CURRENT,
+    H_END_REASON,
+    H_N_LEGAL,
+    H_TURN,
+    IN_PLAY,
+    MAX_LEGAL,
+    P_BONUS,
+    P_CARDS,
+    P_N_RESERVED,
+    P_NOBLE_POINTS,
+    P_NOBLES,
+    P_PASSES,
+    P_POINTS,
+    P_TOKENS,
+)
+from sanssim.games.splendor.core.position import new_work
+from sanssim.games.splendor.core.rules import apply, settle
+from sanssim.games.splendor.core.state import copy, inline, seat
+from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
+from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
+
+# a results row per seat
+(
+    S_POINTS,
+    S_CARD_POINTS,
+    S_NOBLE_POINTS,
+    S_CARDS,
+    S_NOBLES,
+    S_RESERVED_LEFT,
+    S_PASSES,
+    S_RANK,
+) = range(8)
+S_BONUSES = S_RANK + 1
+S_TOKENS = S_BONUSES + N_GEMS
+SEAT_ROW = S_TOKENS + N_GEMS + 1
+# a row per game: rounds, end reason, the nobles in play
+G_ROUNDS, G_END_REASON, G_IN_PLAY = 0, 1, 2
+SEEDS_BEFORE_SEATS = N_LEVELS + 1  # deck 1-3, nobles
+
+
+@inline
+def _ranks(S: np.ndarray, n: int, later: int, out: np.ndarray) -> None:
+    """`State.ranks`: more points, then (with ties to the later seat) the later seat,
+    then fewer cards; still tied shares the rank."""
+    for p in range(n):
+        rank = 1
+        mine = seat(p)
+        for q in range(n):
+            other = seat(q)
+            a, b = S[other + P_POINTS], S[mine + P_POINTS]
+            if a == b and later:
+                a, b = q, p
+            if a == b:
+                a, b = -S[other + P_CARDS], -S[mine + P_CARDS]
+            if a > b:
+                rank += 1
+        out[p] = rank
+
+
+@inline
+def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarray, i: int) -> None:
+    """Game `i`'s results: seat rows from `i * players`, its game row."""
+    n = cfg[C_N]
+    ranks = np.zeros(n, dtype=np.int64)
+    _ranks(S, n, cfg[C_TIES_LATER], ranks)
+    for p in range(n):
+        base = seat(p)
+        row = seats[i * n + p]
+        row[S_POINTS] = S[base + P_POINTS]
+        row[S_NOBLE_POINTS] = S[base + P_NOBLE_POINTS]
+        row[S_CARD_POINTS] = S[base + P_POINTS] - S[base + P_NOBLE_POINTS]
+        row[S_CARDS] = S[base + P_CARDS]
+        row[S_NOBLES] = S[base + P_NOBLES]
+        row[S_RESERVED_LEFT] = S[base + P_N_RESERVED]
+        row[S_PASSES] = S[base + P_PASSES]
+        row[S_RANK] = ranks[p]
+        copy(row, S_BONUSES, S, base + P_BONUS, N_GEMS)
+        copy(row, S_TOKENS, S, base + P_TOKENS, N_GEMS + 1)
+    games[i, G_ROUNDS] = S[H_TURN] // n
+    games[i, G_END_REASON] = S[H_END_REASON]
+    for k in range(cfg[C_NOBLES]):
+        games[i, G_IN_PLAY + k] = S[IN_PLAY + k]
+
+
+@nb.njit(cache=True)
+def _copy_rows(dst: np.ndarray, src: np.ndarray, count: int) -> None:
+    for i in range(count):
+        for k in range(src.shape[1]):
+            dst[i, k] = src[i, k]
+
+
+@nb.njit(cache=True)
+def play_games(
+    cfg: np.ndarray,
+    cards: np.ndarray,
+    nobles: np.ndarray,
+    size: int,
+    seeds: np.ndarray,
+    kinds: np.ndarray,
+    params: np.ndarray,
+    record: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play one game per row of `seeds`; (seat rows, game rows, turns per game, records).
+    A game where a strategy fails stops there: its end reason is FAILED, it logs no turn."""
+    games = seeds.shape[0]
+    n = cfg[C_N]
+    S = np.zeros(size, dtype=np.int64)
+    g = np.zeros(rng.STATE, dtype=np.uint32)
+    players = np.zeros((n, rng.STATE), dtype=np.uint32)
+    most = cfg[C_MAX_ROUNDS] * n if record else 0  # turns a game can last
+    seats = np.zeros((games * n, SEAT_ROW), dtype=np.int64)
+    per_game = np.zeros((games, G_IN_PLAY + cfg[C_NOBLES]), dtype=np.int64)
+    turns = np.zeros(games, dtype=np.int64)
+    log = np.empty((games * n * 24 + most if record else 1, RECORD_WIDTH), dtype=np.int32)
+    rows = 0
+    work = new_work()
+    scores = np.empty(MAX_LEGAL, dtype=np.float64)
+    for i in range(games):
+        if rows + most > len(log):
+            grown = np.empty((len(log) * 3 // 2 + most, RECORD_WIDTH), dtype=np.int32)
+            _copy_rows(grown, log, rows)
+            log = grown
+        game_log = log[rows:]
+        deal(S, cfg, cards, seeds[i], record, g)
+        for p in range(n):
+            if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:
+                rng.seed(players[p], seeds[i, SEEDS_BEFORE_SEATS + p])
+        settle(S, cfg, cards, nobles, game_log)
+        while S[H_N_LEGAL] > 0:
+            p = S[H_CURRENT]
+            action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p], work, scores)
+            if action == FAILED:
+                break
+            apply(S, cfg, cards, nobles, game_log, action)
+        _results(S, cfg, seats, per_game, i)
+        if S[H_N_LEGAL] > 0:
+            per_game[i, G_END_REASON] = FAILED
+        elif record:
+            turns[i] = S[H_TURN]
+            rows += S[H_TURN]
+    return seats, per_game, turns, log[:rows]

@@ -1,0 +1,86 @@
+"""What a compiled strategy needs about the deciding seat (`strategies._Position`): the
+cards it could buy, display first and then its reservations, with the action that buys
+each and the gems each is short of after bonuses and tokens."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.strategies import TAKE_GAINS as _GAINS
+
+MAX_CARDS = E.N_SLOTS + E.MAX_RESERVED
+# colours each take action gains, one entry a token, padded with -1
+TAKE_GAINS = np.array([(*gains, -1, -1)[:3] for gains in _GAINS], dtype=np.int64)
+jit = nb.njit(cache=True)
+
+
+# a strategy's scratch arrays (`new_work`), allocated once a chunk, not once a decision:
+# the position's buy actions, cards and shorts, then floats (see `heuristic`)
+FLOATS = 64
+
+
+@jit
+def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return (
+        np.empty(MAX_CARDS, dtype=np.int64),
+        np.empty(MAX_CARDS, dtype=np.int64),
+        np.empty((MAX_CARDS, E.N_GEMS), dtype=np.int64),
+        np.empty(FLOATS, dtype=np.float64),
+    )
+
+
+@jit
+def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
+    """How many cards the seat at `base` could buy; in `work`, each one's buy action, card
+    and gems short by colour."""
+    acts, ids, shorts = work[0], work[1], work[2]
+    count = 0
+    for slot in range(E.N_SLOTS):
+        card = S[L.DISPLAY + slot]
+        if card >= 0:
+            acts[count] = E.BUY + slot
+            ids[count] = card
+            count += 1
+    for i in range(S[base + L.P_N_RESERVED]):
+        acts[count] = E.BUY_RESERVED + i
+        ids[count] = S[base + L.P_RESERVED + i]
+        count += 1
+    for i in range(count):
+        for c in range(E.N_GEMS):
+            short = cards[ids[i], L.K_COST + c] - S[base + L.P_BONUS + c] - S[base + L.P_TOKENS + c]
+            shorts[i, c] = max(0, short)
+    return count
+
+
+@jit
+def find(acts: np.ndarray, count: int, action: int) -> int:
+    """Where the card `action` buys is in the position's lists."""
+    for i in range(count):
+        if acts[i] == action:
+            return i
+    return -1
+
+
+@jit
+def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, int]:
+    """Gem tokens and gold the fewest-gold payment for `card` uses."""
+    gems = 0
+    need_total = 0
+    for c in range(E.N_GEMS):
+        need = max(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
+        gems += min(need, S[base + L.P_TOKENS + c])
+        need_total += need
+    return gems, need_total - gems
+
+
+@jit
+def best(S: np.ndarray, scores: np.ndarray) -> int:
+    """The first legal choice of the highest score."""
+    top = 0
+    for j in range(1, S[L.H_N_LEGAL]):
+        if scores[j] > scores[top]:
+            top = j
+    return S[L.LEGAL + top]

@@ -1,0 +1,58 @@
+"""Small accessors of a compiled Splendor game's flat state, shared by every step."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+
+jit = nb.njit(cache=True)
+# for the wrappers called from one place: inlined there, no compiled library of their own
+inline = nb.njit(cache=True, inline="always")
+
+
+@jit
+def seat(p: int) -> int:
+    """Where seat `p`'s block starts."""
+    return L.SEATS + L.SEAT_WIDTH * p
+
+
+@jit
+def copy(dst: np.ndarray, at: int, src: np.ndarray, start: int, count: int) -> None:
+    """`dst[at : at + count] = src[start : start + count]`, as a loop (slices compile slowly)."""
+    for i in range(count):
+        dst[at + i] = src[start + i]
+
+
+@jit
+def push(S: np.ndarray, action: int) -> None:
+    S[L.LEGAL + S[L.H_N_LEGAL]] = action
+    S[L.H_N_LEGAL] += 1
+
+
+@jit
+def short_of(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
+    """Gems the seat at `base` lacks for `card` after bonuses and tokens (gold not counted)."""
+    missing = 0
+    for c in range(E.N_GEMS):
+        need = cards[card, L.K_COST + c] - S[base + L.P_BONUS + c] - S[base + L.P_TOKENS + c]
+        if need > 0:
+            missing += need
+    return missing
+
+
+@jit
+def pop_deck(S: np.ndarray, cfg: np.ndarray, level: int) -> int:
+    """The top card of a level's deck, or EMPTY."""
+    left = S[L.H_DECK_LEFT + level]
+    if left == 0:
+        return E.EMPTY
+    S[L.H_DECK_LEFT + level] = left - 1
+    return S[L.DECKS + cfg[L.C_LEVEL_START + level] + left - 1]
+
+
+@jit
+def affordable(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> bool:
+    return short_of(S, cards, base, card) <= S[base + L.P_TOKENS + E.GOLD]
