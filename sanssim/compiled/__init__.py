@@ -65,6 +65,12 @@ class CoreChunk:
     turns: pl.DataFrame | None
 
 
+class ChunkRefused(RuntimeError):
+    """A chunk a core cannot play as the Python engine would (a game in which a strategy
+    raises in Python, say): the runner plays that chunk in Python, which records the
+    failure with its seed."""
+
+
 class Core(Protocol):
     """One game's compiled fast path; `title` names it in the first compile's line."""
 

@@ -194,10 +194,11 @@ class GameType(ABC):
 
     @property
     def turn_schema(self) -> Mapping[str, Any]:
-        """The turns table's columns and types (the game's run-format spec), the chosen
-        actions last."""
-        own = self.log.TURN_SCHEMA if self.log is not None else self._turn_rows_schema
-        return {**own, ACTIONS: ACTIONS_TYPE}
+        """The turns table's columns and types (the game's run-format spec); on the generic
+        log layer the chosen actions last."""
+        if self.log is not None:
+            return self.log.TURN_SCHEMA
+        return {**self._turn_rows_schema, ACTIONS: ACTIONS_TYPE}
 
     @property
     def _turn_rows_schema(self) -> dict[str, Any]:

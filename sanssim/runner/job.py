@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import traceback
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.compiled import COMPILED, Core, core_for
+from sanssim.compiled import COMPILED, ChunkRefused, Core, core_for
 from sanssim.errors import IllegalActionError
 from sanssim.games.contract import checked_frames
 from sanssim.runformat import RESULTS, TURNS
@@ -41,7 +42,8 @@ class GameJob:
         specs = config.specs()
         core = core_for(game_type, specs, config.engine)
         if core is not None:
-            return self._compiled_chunk(core, game, specs, start, stop)
+            with contextlib.suppress(ChunkRefused):  # the Python path records the failure
+                return self._compiled_chunk(core, game, specs, start, stop)
         finished: list[tuple[int, int, Any]] = []
         failures = []
         for game_id in range(start, stop):

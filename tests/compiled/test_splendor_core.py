@@ -12,6 +12,8 @@ from polars.testing import assert_frame_equal
 from sanssim.games import get_game
 from sanssim.games.splendor.components import Components, load_components
 from sanssim.games.splendor.core import CompiledGameFailed, SplendorCore
+from sanssim.runner.config import RunConfig
+from sanssim.runner.job import GameJob
 from sanssim.runner.play import GameFailure, game_seed, play_game
 from sanssim.strategies import resolve
 from sanssim.strategies.base import StrategySpec
@@ -175,3 +177,29 @@ def test_a_game_where_greedy_raises_stops_the_compiled_chunk(tmp_path):
         else:
             both_paths(2, ["greedy", "random"], {"max_rounds": 6}, 1, game.components, 2, game_id)
     assert any(outcomes) and not all(outcomes)
+
+
+def test_a_refused_chunk_is_played_in_python_and_its_failures_recorded(tmp_path):
+    """The runner hands a chunk the core refuses to the Python path: the part is the one
+    the Python engine writes, failed games listed with their seeds."""
+    lines = (PACKAGE / "cards.csv").read_text().splitlines()
+    first = {level: next(x for x in lines[1:] if x.split(",")[1] == level) for level in "123"}
+    rows = [",".join([str(i), *first[lv].split(",")[1:]]) for i, lv in enumerate("123")]
+    (tmp_path / "cards.csv").write_text("\n".join([lines[0], *rows]) + "\n")
+    (tmp_path / "nobles.csv").write_text((PACKAGE / "nobles.csv").read_text())
+    parts = {}
+    for engine in ("auto", "python"):
+        config = RunConfig(
+            n_players=2,
+            games=12,
+            seed=2,
+            strategies=("greedy", "random"),
+            options=(("max_rounds", 6),),
+            game_name="splendor",
+            components=load_components(tmp_path),
+            engine=engine,
+        )
+        parts[engine] = GameJob(config, "run").play_chunk(0, 12)
+    auto, python = parts["auto"], parts["python"]
+    assert auto.failures and auto.failures == python.failures
+    assert auto.tables == python.tables

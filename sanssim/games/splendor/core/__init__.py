@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from sanssim.compiled import CoreChunk
+from sanssim.compiled import ChunkRefused, CoreChunk
 from sanssim.games.splendor.core import layout
 from sanssim.games.splendor.core.play import (
     G_END_REASON,
@@ -41,7 +41,7 @@ from sanssim.strategies.base import StrategySpec
 MAX_PARAMS = 16
 
 
-class CompiledGameFailed(RuntimeError):
+class CompiledGameFailed(ChunkRefused):
     """A chunk the core cannot play through: the Python path must, to record failures."""
 
 
@@ -82,6 +82,7 @@ class SplendorCore:
     """Plays Splendor chunks compiled when every seat's strategy has a compiled form."""
 
     __slots__ = ()
+    title = "the Splendor engine"
 
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         kinds = _kinds()
