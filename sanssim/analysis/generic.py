@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sanssim.analysis import figures, fmt, pairs, quality_section
+from sanssim.analysis import figures, fmt, pairs, quality, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import FEW_ARMS, Context, Section
 from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
@@ -23,14 +23,25 @@ def win_share() -> pl.Expr:
 
 
 def margin() -> pl.Expr:
-    """Per game: the winning total minus the best total of the other sides (0 on a tie).
+    """Per game (as an aggregation over rows with `side`, see `quality.sided`): the top
+    total minus the best total of the other sides, and 0 when the top is shared between
+    sides. Teammates share a total, so sides rather than seats are counted at the top; the
+    `winner` flags are not used, since a shared win marks every side at the top."""
+    total = pl.col("total")
+    top = total.max()
+    shared = pl.col("side").filter(total == top).n_unique() > 1
+    below = total.filter(total < top).max()
+    return pl.when(shared).then(0).otherwise(top - below).fill_null(0)
 
-    Teammates share a total, so the best other total is the best total below the
-    winners' (or equal to it when the top is shared between sides)."""
-    top = pl.col("total").max()
-    winners = pl.col("winner")
-    others = pl.col("total").filter(~winners).max()
-    return pl.when(winners.sum() < pl.len()).then(top - others).otherwise(0)
+
+def with_sides(ctx: Context) -> pl.LazyFrame:
+    """The results with each row's `side`: its team where the arm's component data names
+    teams, else its seat."""
+    results = ctx.data.results.lazy()
+    return pl.concat(
+        quality.sided(results.filter(pl.col("arm") == arm), quality_section.teams(ctx.data, arm))
+        for arm in ctx.data.arm_labels
+    )
 
 
 def build(ctx: Context) -> Section:
@@ -153,8 +164,10 @@ def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]
 
 def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Final scores, winning scores and margins per arm."""
-    games = ctx.data.results.group_by("arm", "run", "game_id").agg(
-        winning=pl.col("total").max(), margin=margin()
+    games = (
+        with_sides(ctx)
+        .group_by("arm", "run", "game_id")
+        .agg(winning=pl.col("total").max(), margin=margin())
     )
     per_player = mean_table(ctx.data.results, ["arm"], {"total": pl.col("total")})
     per_game = mean_table(

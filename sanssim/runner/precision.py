@@ -30,7 +30,7 @@ from sanssim.runformat import RESULTS
 from sanssim.runner.config import RunError
 
 SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
-_TARGET = re.compile(r"^(?:diff:(?P<a>[^:]+)-(?P<b>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")
+_TARGET = re.compile(r"^(?:diff:(?P<pair>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")
 
 
 @dataclass(frozen=True)
@@ -77,14 +77,30 @@ def parse(texts: Sequence[str], arms: Sequence[str | None], cap: int) -> Precisi
             half_width = -1.0
         if not half_width > 0:
             raise RunError(f"--precision {text!r}: the half-width must be a positive number")
-        if match["a"] is None:
+        if match["pair"] is None:
             targets += [Target(metric, half_width, arm) for arm in names]
             continue
-        for arm in (match["a"], match["b"]):
-            if arm not in names:
-                raise RunError(f"--precision {text!r}: no arm {arm!r} (arms: {', '.join(names)})")
-        targets.append(PairedTarget(metric, half_width, match["a"], match["b"]))
+        a, b = _arm_pair(text, match["pair"], names)
+        targets.append(PairedTarget(metric, half_width, a, b))
     return Precision(tuple(texts), tuple(targets), Rule(MIN_FIRST, cap))
+
+
+def _arm_pair(text: str, pair: str, names: Sequence[str]) -> tuple[str, str]:
+    """Split `A-B` at the hyphen that leaves two of the experiment's arms: arm names are
+    free text and may hold hyphens themselves (`expansion-p4-base-p4`)."""
+    splits = [
+        (pair[:i], pair[i + 1 :])
+        for i, char in enumerate(pair)
+        if char == "-" and pair[:i] in names and pair[i + 1 :] in names
+    ]
+    if len(splits) == 1:
+        return splits[0]
+    if splits:
+        shown = " or ".join(f"{a!r} - {b!r}" for a, b in splits)
+        raise RunError(f"--precision {text!r}: {pair!r} reads as {shown}; rename an arm")
+    raise RunError(
+        f"--precision {text!r}: {pair!r} is not two arms joined by '-' (arms: {', '.join(names)})"
+    )
 
 
 def chunk_size(wanted: int, precision: Precision) -> int:

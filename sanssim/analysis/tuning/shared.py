@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.analysis import fmt, paired
+from sanssim.analysis import fmt, paired, quality
 from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Para, Table
 from sanssim.analysis.generic import margin
@@ -102,8 +102,7 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     in seat 0)."""
     suffix = "-s0" if data["objective"]["kind"] == "against" else ""
     best = data["candidates"][data["final"]["best"]]["label"]
-    paths = [folder / f"{label}-final{suffix}" / RESULTS for label in (best, "c000")]
-    frames = [pl.scan_parquet(sorted(p.glob("*.parquet"))) for p in paths]
+    frames = [_with_sides(folder / f"{label}-final{suffix}") for label in (best, "c000")]
     names = frames[0].collect_schema().names()
     comparison = paired.compare(
         *frames, length="rounds" if "rounds" in names else None, extra={"margin": margin()}
@@ -170,6 +169,13 @@ def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
         ),
         Table(["objective", best, "default", "difference"], rows),
     ]
+
+
+def _with_sides(path: Path) -> pl.LazyFrame:
+    """A final arm's results with each row's `side` (its team, if the game has teams)."""
+    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
+    return quality.sided(results, quality.manifest_teams(manifest))
 
 
 def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:

@@ -1,0 +1,71 @@
+"""What a designer tripped over (issue 19): hand-built cases for each fix."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from sanssim.analysis import quality
+from sanssim.analysis.generic import margin
+from sanssim.runner import precision
+from sanssim.runner.config import RunError
+
+
+def _margins(rows: list[tuple], teams: dict[int, list[int]] | None = None) -> list[float]:
+    """Per game margin from (game_id, seat, total, winner) rows of 4-player games."""
+    frame = pl.DataFrame(
+        rows, schema=["game_id", "seat", "total", "winner"], orient="row"
+    ).with_columns(n_players=pl.lit(4))
+    sided = quality.sided(frame.lazy(), teams).collect()
+    games = sided.group_by("game_id").agg(margin=margin()).sort("game_id")
+    return games["margin"].to_list()
+
+
+def test_a_top_shared_between_sides_gives_margin_zero() -> None:
+    rows = [
+        # game 0: a shared win at 20, the best loser 12: margin 0, not 20 - 12
+        (0, 0, 20, True), (0, 1, 20, True), (0, 2, 12, False), (0, 3, 5, False),
+        # game 1: a sole winner: 18 - 15
+        (1, 0, 10, False), (1, 1, 18, True), (1, 2, 15, False), (1, 3, 15, False),
+        # game 2: a tie broken by a tie-break: one winner, still margin 0
+        (2, 0, 9, False), (2, 1, 9, True), (2, 2, 3, False), (2, 3, 1, False),
+    ]  # fmt: skip
+    assert _margins(rows) == [0, 3, 0]
+
+
+def test_teammates_sharing_the_top_total_are_one_side() -> None:
+    teams = {4: [0, 1, 0, 1]}
+    rows = [
+        # game 0: team 0 (seats 0, 2) wins 30 against 25
+        (0, 0, 30, True), (0, 1, 25, False), (0, 2, 30, True), (0, 3, 25, False),
+        # game 1: both teams at 22, the tie-break gives it to team 1: margin 0
+        (1, 0, 22, False), (1, 1, 22, True), (1, 2, 22, False), (1, 3, 22, True),
+    ]  # fmt: skip
+    assert _margins(rows, teams) == [5, 0]
+
+
+def test_a_paired_target_splits_hyphenated_arm_names_on_the_arms_that_exist() -> None:
+    arms = ["tuned-base", "tuned-reshuffle", "expansion-p4", "base-p4"]
+    found = precision.parse(
+        ["diff:tuned-base-tuned-reshuffle:mean_total=0.1", "diff:expansion-p4-base-p4:margin=1"],
+        arms,
+        1000,
+    )
+    pairs = [(t.arm_a, t.arm_b) for t in found.targets]
+    assert pairs == [("tuned-base", "tuned-reshuffle"), ("expansion-p4", "base-p4")]
+
+
+@pytest.mark.parametrize(
+    ("arms", "pair", "message"),
+    [
+        (["a", "b"], "a-c", "'a-c' is not two arms joined by '-'"),
+        (["a", "a-b", "b-c", "c"], "a-b-c", "reads as 'a' - 'b-c' or 'a-b' - 'c'"),
+    ],
+)
+def test_a_paired_target_that_names_no_pair_or_two_is_refused(
+    arms: list[str], pair: str, message: str
+) -> None:
+    with pytest.raises(RunError, match=re.escape(message)):
+        precision.parse([f"diff:{pair}:margin=1"], arms, 1000)
