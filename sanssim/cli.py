@@ -206,9 +206,11 @@ def run(ctx: click.Context, **options: object) -> None:
             fail("--resume needs --out RUN, the run to finish")
         arms = None  # --resume alone: the run's own configuration
         if options["experiment"]:
-            if given:
-                fail(f"--config gives the configuration; drop --{_flag(given)}")
-            arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
+            others = [name for name in given if name != "games"]
+            if others:
+                fail(f"--config gives the configuration; drop --{_flag(others)}")
+            games = options["games"] if "games" in given else None
+            arms = load_experiment(options["experiment"], games)  # type: ignore[arg-type]
         elif given or not resume:
             arms = _arms_from_options(options, given_game_options(ctx))
         if resume:
