@@ -9,6 +9,7 @@ import pytest
 
 from sanssim.analysis import quality
 from sanssim.analysis.generic import margin
+from sanssim.games.sanssouci.mission_ranks import paired_differences
 from sanssim.runner import precision
 from sanssim.runner.config import RunError
 
@@ -69,3 +70,33 @@ def test_a_paired_target_that_names_no_pair_or_two_is_refused(
 ) -> None:
     with pytest.raises(RunError, match=re.escape(message)):
         precision.parse([f"diff:{pair}:margin=1"], arms, 1000)
+
+
+def _held(arm: str, points: list[int], seeds: list[int]) -> pl.DataFrame:
+    """Two seats holding one mission card each in every deal."""
+    return pl.DataFrame(
+        {
+            "arm": arm,
+            "game_id": [g for g in range(len(seeds)) for _ in range(2)],
+            "game_seed": [s for s in seeds for _ in range(2)],
+            "seat": [0, 1] * len(seeds),
+            "mission": ["fountain", "rose"] * len(seeds),
+            "points": points,
+        }
+    )
+
+
+def test_missions_dealt_alike_are_compared_card_by_card() -> None:
+    base = [1, 5, 2, 6, 3, 7, 4, 8]  # deal luck: the points vary a lot from deal to deal
+    house = [p + d for p, d in zip(base, [1, 0, 1, 1, 1, 0, 1, 1], strict=True)]
+    held = pl.concat([_held("house", house, [9, 8, 7, 6]), _held("base", base, [9, 8, 7, 6])])
+    found = paired_differences(held.lazy(), "house", "base").sort("mission")
+    fountain = found.row(0, named=True)
+    # fountain differences 1, 1, 1, 1: the paired interval is exactly the point
+    assert (fountain["d_d"], fountain["d_lo"], fountain["d_hi"]) == (1.0, 1.0, 1.0)
+    rose = found.row(1, named=True)
+    assert rose["d_d"] == 0.5 and 0 < rose["d_hi"] - rose["d_lo"] < 2.5
+    other_deals = pl.concat(
+        [_held("house", house, [9, 8, 7, 5]), _held("base", base, [9, 8, 7, 6])]
+    )
+    assert paired_differences(other_deals.lazy(), "house", "base") is None

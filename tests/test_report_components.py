@@ -14,7 +14,7 @@ from positions import default_data, dump_toml
 from sanssim.analysis.dataset import load_dataset
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
-from sanssim.games.sanssouci.missions import _spearman, component_twins
+from sanssim.games.sanssouci.mission_ranks import _spearman, component_twins
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,8 @@ from sanssim.games.sanssouci.measures import (
     stale_colours,
     winning_margin,
 )
-from sanssim.games.sanssouci.missions import component_twins, win_share
+from sanssim.games.sanssouci.mission_ranks import component_twins
+from sanssim.games.sanssouci.missions import win_share
 
 TITLE = "Variant balance"
 
