@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import polars as pl
 import pytest
+from click.testing import CliRunner
 
 from sanssim.analysis import quality
 from sanssim.analysis.generic import margin
+from sanssim.analysis.report import write_report
+from sanssim.cli import main
 from sanssim.games.sanssouci.mission_ranks import paired_differences
 from sanssim.runner import precision
 from sanssim.runner.config import RunError
@@ -100,3 +104,22 @@ def test_missions_dealt_alike_are_compared_card_by_card() -> None:
         [_held("house", house, [9, 8, 7, 5]), _held("base", base, [9, 8, 7, 6])]
     )
     assert paired_differences(other_deals.lazy(), "house", "base") is None
+
+
+def test_a_change_of_line_up_reads_in_the_experiment_order(tmp_path: Path) -> None:
+    """Arms listed heuristic first: the change reads heuristic → greedy, although both the
+    arms' directory names and their line-ups sort the other way."""
+    (tmp_path / "exp.toml").write_text(
+        'game = "splendor"\nplayers = 2\ngames = 30\nseed = 3\nturn_log = false\n'
+        '[[arm]]\nname = "zz-first"\nstrategy = "heuristic"\n'
+        '[[arm]]\nname = "aa-second"\nstrategy = "greedy"\n'
+    )
+    runs, out = tmp_path / "runs", tmp_path / "report"
+    ran = CliRunner().invoke(
+        main, ["run", "--config", str(tmp_path / "exp.toml"), "--out", str(runs), "--workers", "1"]
+    )
+    assert ran.exit_code == 0, ran.output
+    write_report([runs], out, ["test"])
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "heuristic → greedy" in md
+    assert "greedy → heuristic" not in md

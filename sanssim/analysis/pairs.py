@@ -72,13 +72,21 @@ def find_pairs(data: Dataset) -> list[Pair]:
             if a["n_players"] != b["n_players"] or len(differ) != 1:
                 continue
             column = differ[0]
-            first, second = (b, a) if a[column] is True and b[column] is False else (a, b)
+            first, second = _ordered(a, b, column)
             name, before = facet_text(data, column, first)
             after = facet_text(data, column, second)[1]
             seeds = (_seeds(data, first["runs"]), _seeds(data, second["runs"]))
             change = f"{before} → {after}"
             found.append(Pair(first["arm"], second["arm"], name, change, seeds, column))
     return found
+
+
+def _ordered(a: dict, b: dict, column: str) -> tuple[dict, dict]:
+    """An option turned on reads off → on; any other change reads in the order the runs were
+    given (the command line's, or the experiment file's)."""
+    if isinstance(a[column], bool) and isinstance(b[column], bool):
+        return (b, a) if a[column] else (a, b)
+    return (a, b) if min(a["runs"]) <= min(b["runs"]) else (b, a)
 
 
 def pair_games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, bool]:
