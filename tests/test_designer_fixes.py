@@ -5,15 +5,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from sanssim.analysis import quality
+from sanssim.analysis.answers import gap_draws, largest_gap
 from sanssim.analysis.generic import margin
 from sanssim.analysis.report import write_report
+from sanssim.analysis.section import MAX_FINDINGS
 from sanssim.cli import main
 from sanssim.games.sanssouci.mission_ranks import paired_differences
+from sanssim.games.seikatsu.report import player_count
 from sanssim.runner import precision
 from sanssim.runner.config import RunError
 
@@ -123,3 +127,43 @@ def test_a_change_of_line_up_reads_in_the_experiment_order(tmp_path: Path) -> No
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "heuristic → greedy" in md
     assert "greedy → heuristic" not in md
+    first = md.split("## Key findings\n\n- ")[1].splitlines()[0]
+    assert first.startswith("strategies heuristic → greedy (aa-second against zz-first, 30 and 30")
+    assert "paired game by game" in first and "first seat's win rate" in first
+    assert re.search(
+        r"largest seat gap zz-first [\d.]+ \[[\d.]+, [\d.]+\] pp \(seats χ²\(1\)", first
+    )
+    assert re.search(r"difference [+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\] pp: ", first)
+    key = md.split("## Key findings")[1].split("\n## ")[0]
+    assert key.count("\n- ") <= MAX_FINDINGS
+
+
+def test_the_largest_seat_gap_and_its_draws() -> None:
+    # three games of three seats: seat 0 wins two, seat 1 one; shares 2/3, 1/3, 0
+    shares = np.array([[1.0, 0, 0], [1.0, 0, 0], [0, 1.0, 0]])
+    assert largest_gap(shares) == pytest.approx(1 / 3)  # seats 0 and 2 are 1/3 off fair
+    picks = np.array([[0, 0, 0], [2, 2, 2], [0, 1, 2]])
+    assert gap_draws(shares, picks) == pytest.approx([2 / 3, 2 / 3, 1 / 3])
+
+
+def test_sections_with_nothing_to_say_are_left_out(tmp_path: Path) -> None:
+    """One player count: no player-count section; no expansion: no expansion-points column."""
+    seikatsu = tmp_path / "seikatsu"
+    ran = CliRunner().invoke(
+        main, ["run", "--game", "seikatsu", "--players", "3", "--games", "20", "--workers", "1",
+               "--strategy", "random", "--out", str(seikatsu)],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    write_report([seikatsu], tmp_path / "seikatsu-report", ["test"])
+    md = (tmp_path / "seikatsu-report" / "report.md").read_text(encoding="utf-8")
+    assert f"## {player_count.COUNT_TITLE}" not in md
+    base = tmp_path / "base"
+    ran = CliRunner().invoke(
+        main, ["run", "--players", "2", "--games", "20", "--workers", "1", "--strategy", "random",
+               "--out", str(base)],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    write_report([base], tmp_path / "base-report", ["test"])
+    md = (tmp_path / "base-report" / "report.md").read_text(encoding="utf-8")
+    header = next(line for line in md.splitlines() if line.startswith("| arm | players | noble"))
+    assert "expansion points" not in header and "mission points" in header

@@ -251,8 +251,15 @@ def _length(ctx: Context) -> list[Block]:
 
 
 def _sources(ctx: Context) -> list[Block]:
-    """Mean points per player from each source the game declares."""
-    sources = list(ctx.data.game_type.sources)
+    """Mean points per player from each source the game declares, but a source that gave
+    no points in any game of any arm (the expansion's in a base game)."""
+    declared = list(ctx.data.game_type.sources)
+    if not declared:
+        return []
+    scored = ctx.data.results.select(
+        (pl.col(s).fill_null(0) != 0).any() for s in declared
+    ).collect()
+    sources = [s for s in declared if scored[s].item()]
     if not sources:
         return []
     table = mean_table(

@@ -32,7 +32,7 @@ def component_twins(ctx: Context) -> list[tuple[str, str]]:
     return sorted(pairs, key=lambda pair: order.index(pair[0]))
 
 
-def rank_stability(ctx: Context, held: pl.LazyFrame, findings: list[str]) -> list[Block]:
+def rank_stability(ctx: Context, held: pl.LazyFrame, answer: list[str]) -> list[Block]:
     """Do other component data reorder the missions? Per mission its rank and mean points
     under both data, the difference with its interval, and Spearman's rank correlation."""
     twins = component_twins(ctx)
@@ -68,7 +68,7 @@ def rank_stability(ctx: Context, held: pl.LazyFrame, findings: list[str]) -> lis
             f"{'paired' if paired else 'Welch'} interval excludes zero: "
             f"{', '.join(clear) or 'none'}."
         )
-        findings.append(line)
+        answer.append(line)
         rows = [
             [
                 r["mission"],

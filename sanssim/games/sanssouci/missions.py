@@ -111,7 +111,8 @@ def build(ctx: Context) -> Section:
     )
     blocks.append(Figure(fig.name, "Missions ranked by mean points, 95% intervals."))
     findings = [_spread(group, part) for _, group, part in _groups(table, ctx)]
-    blocks += rank_stability(ctx, held, findings)
+    answer: list[str] = []
+    blocks += rank_stability(ctx, held, answer)
     for _, group, part in _groups(table, ctx):
         blocks += _arm_tables(
             group,
@@ -121,7 +122,7 @@ def build(ctx: Context) -> Section:
             sides.filter(pl.col("group") == group),
             by_print.filter(pl.col("group") == group),
         )
-    return Section(blocks, findings=findings)
+    return Section(blocks, findings=findings, answer=answer)
 
 
 def _spread(arm: str, table: pl.DataFrame) -> str:
