@@ -167,3 +167,23 @@ def test_sections_with_nothing_to_say_are_left_out(tmp_path: Path) -> None:
     md = (tmp_path / "base-report" / "report.md").read_text(encoding="utf-8")
     header = next(line for line in md.splitlines() if line.startswith("| arm | players | noble"))
     assert "expansion points" not in header and "mission points" in header
+
+
+def test_the_precision_summary_reads_shares_in_percent_and_their_differences_in_points() -> None:
+    found = precision.parse(
+        ["seat0_win=0.01", "diff:a-b:seat0_win=0.01", "margin=0.5"], ["a", "b"], 400
+    )
+    single, _, pair, mean = found.targets[0], found.targets[1], found.targets[2], found.targets[4]
+    r = {"estimate": 0.25, "lo": 0.2412, "hi": 0.2588, "half_width": 0.0088, "n": 9000,
+         "target": 0.01, "met": True}  # fmt: skip
+    assert precision.achieved_text(single, r) == (
+        "a:seat0_win: 25.0% [24.1, 25.9], n = 9,000, half-width 0.88% (target 1%: met)"
+    )
+    d = {"estimate": -0.004401, "lo": -0.01155, "hi": 0.00275, "half_width": 0.0071, "n": 800,
+         "target": 0.01, "met": True}  # fmt: skip
+    assert precision.achieved_text(pair, d) == (
+        "a-b:seat0_win: -0.4 pp [-1.2, +0.3], n = 800, half-width 0.71 pp (target 1 pp: met)"
+    )
+    m = {"estimate": 6.4, "lo": 5.9, "hi": 6.9, "half_width": 0.5, "n": 400, "target": 0.5,
+         "met": False}  # fmt: skip
+    assert precision.achieved_text(mean, m).endswith("(target 0.5: NOT met)")

@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from sanssim.analysis import fmt
 from sanssim.analysis.precision import (
     METRICS,
     MIN_FIRST,
@@ -100,6 +101,21 @@ def _arm_pair(text: str, pair: str, names: Sequence[str]) -> tuple[str, str]:
         raise RunError(f"--precision {text!r}: {pair!r} reads as {shown}; rename an arm")
     raise RunError(
         f"--precision {text!r}: {pair!r} is not two arms joined by '-' (arms: {', '.join(names)})"
+    )
+
+
+def achieved_text(target: Target | PairedTarget, achieved: Mapping[str, Any]) -> str:
+    """One target's achieved interval as a reader takes it: a win share in percent (a
+    paired difference of shares in percentage points), a mean in its own unit."""
+    paired = isinstance(target, PairedTarget)
+    rate = METRICS[target.metric].kind == "rate"
+    scale, unit = (100.0, " pp" if paired else "%") if rate else (1.0, "")
+    est, lo, hi, half = (scale * achieved[k] for k in ("estimate", "lo", "hi", "half_width"))
+    shown = fmt.interval(est, lo, hi, signed=paired, unit=unit)
+    verdict = "met" if achieved["met"] else "NOT met"
+    return (
+        f"{target.label}: {shown}, n = {achieved['n']:,}, half-width {half:.3g}{unit} "
+        f"(target {scale * achieved['target']:g}{unit}: {verdict})"
     )
 
 
