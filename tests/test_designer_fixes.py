@@ -10,11 +10,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sanssim.analysis import quality
+from sanssim.analysis import pairs, quality
 from sanssim.analysis.answers import gap_draws, largest_gap
 from sanssim.analysis.generic import margin
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import MAX_FINDINGS
+from sanssim.analysis.stats import mean_table
 from sanssim.cli import main
 from sanssim.games.sanssouci.mission_ranks import paired_differences
 from sanssim.games.seikatsu.report import player_count
@@ -187,3 +188,18 @@ def test_the_precision_summary_reads_shares_in_percent_and_their_differences_in_
     m = {"estimate": 6.4, "lo": 5.9, "hi": 6.9, "half_width": 0.5, "n": 400, "target": 0.5,
          "met": False}  # fmt: skip
     assert precision.achieved_text(mean, m).endswith("(target 0.5: NOT met)")
+
+
+def test_a_mean_of_counts_has_no_negative_lower_bound() -> None:
+    frame = pl.LazyFrame({"arm": ["a"] * 40 + ["b"] * 3, "x": [0] * 39 + [1] + [-1, 0, 2]})
+    table = mean_table(frame, ["arm"], {"x": pl.col("x")}).sort("arm")
+    a, b = table.row(0, named=True), table.row(1, named=True)
+    assert a["x_lo"] == 0.0 and a["x_hi"] > a["x_mean"] > 0  # t interval would reach -0.026
+    assert b["x_lo"] < 0  # a value that can be negative keeps its interval
+
+
+def test_a_difference_that_is_zero_in_every_game_says_so() -> None:
+    row = {"metric": "mean_total", "n_a": 400, "mean_a": 12.6, "mean_b": 12.6, "diff": 0.0,
+           "lo": 0.0, "hi": 0.0, "width_ratio": 0.0, "p": float("nan"), "holm": None}  # fmt: skip
+    cells = pairs._row("#1", row)
+    assert cells[5] == "the same in every game" and cells[6] == "–"

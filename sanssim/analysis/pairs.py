@@ -165,6 +165,8 @@ def _row(label: str, r: dict) -> list[str]:
     scale, unit = (100, "%") if rate else (1, "")
     diff_unit = " pp" if rate else ""
     text = fmt.interval(scale * r["diff"], scale * r["lo"], scale * r["hi"], signed=True)
+    verdict = fmt.verdict(r["lo"], r["hi"])
+    unchanged = r["lo"] == r["hi"] == r["diff"] == 0
     holm = r["holm"]
     return [
         label,
@@ -172,8 +174,8 @@ def _row(label: str, r: dict) -> list[str]:
         f"{r['n_a']}",
         f"{scale * r['mean_b']:.1f}{unit}",
         f"{scale * r['mean_a']:.1f}{unit}",
-        f"{text}{diff_unit} {fmt.verdict(r['lo'], r['hi'])}",
-        _ratio(r["width_ratio"]),
+        "the same in every game" if unchanged else f"{text}{diff_unit} {verdict}",
+        "–" if unchanged else _ratio(r["width_ratio"]),
         "–" if r["p"] is None or math.isnan(r["p"]) else fmt.pval(r["p"]),
         "–" if holm is None or math.isnan(holm) else fmt.pval(holm),
     ]
@@ -190,6 +192,7 @@ def build(ctx: Context) -> Section:
         labelled.append((f"#{k}", pair, comparison))
     table = (
         pl.concat([c.table.with_columns(pair=pl.lit(label)) for label, _, c in labelled])
+        .filter((pl.col("welch_hi") != pl.col("welch_lo")).fill_null(True))  # never varies
         .with_columns(holm=multiple.holm(pl.col("p").fill_nan(None)), order=_order())
         .sort(pl.col("pair").str.strip_prefix("#").cast(pl.Int64), "order")
     )
