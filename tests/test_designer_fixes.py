@@ -203,3 +203,17 @@ def test_a_difference_that_is_zero_in_every_game_says_so() -> None:
            "lo": 0.0, "hi": 0.0, "width_ratio": 0.0, "p": float("nan"), "holm": None}  # fmt: skip
     cells = pairs._row("#1", row)
     assert cells[5] == "the same in every game" and cells[6] == "–"
+
+
+def test_show_names_a_long_spec_shared_by_every_seat_once(tmp_path: Path) -> None:
+    spec = "heuristic:mission=1.5,path=2.5"
+    out = tmp_path / "run"
+    ran = CliRunner().invoke(
+        main, ["run", "--players", "4", "--games", "2", "-s", spec, "--workers", "1",
+               "--out", str(out)],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    shown = CliRunner().invoke(main, ["show", str(out), "--game", "1", "--turn", "9", "--explain"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.count("mission=1.5") == 1
+    assert re.search(r"^seats 0, 1, 2, 3: heuristic:\S*mission=1\.5", shown.output, re.M)
