@@ -21,6 +21,7 @@ from sanssim.games.sanssouci.mission_ranks import paired_differences
 from sanssim.games.seikatsu.report import player_count
 from sanssim.runner import precision
 from sanssim.runner.config import RunError
+from sanssim.runner.tournament import tournament_arms
 
 
 def _margins(rows: list[tuple], teams: dict[int, list[int]] | None = None) -> list[float]:
@@ -217,3 +218,9 @@ def test_show_names_a_long_spec_shared_by_every_seat_once(tmp_path: Path) -> Non
     assert shown.exit_code == 0, shown.output
     assert shown.output.count("mission=1.5") == 1
     assert re.search(r"^seats 0, 1, 2, 3: heuristic:\S*mission=1\.5", shown.output, re.M)
+
+
+def test_tournament_arms_keep_the_strategy_s_own_name() -> None:
+    arms = tournament_arms(["heuristic", "heuristic-tuned"], 2, games=10, seed=1)
+    names = [a.name for a in arms]
+    assert names == ["00-heuristic-heuristic-tuned", "01-heuristic-tuned-heuristic"]

@@ -190,7 +190,7 @@ def mean_table(frame: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -
     floors = [pl.col(name).min().alias(f"{name}_floor") for name in values]
     cis = [e for name in values for e in mean_ci(name)]
     clipped = [
-        pl.when(pl.col(f"{name}_floor") >= 0)
+        pl.when((pl.col(f"{name}_floor") >= 0) & pl.col(f"{name}_lo").is_not_null())
         .then(pl.max_horizontal(f"{name}_lo", pl.lit(0.0)))
         .otherwise(pl.col(f"{name}_lo"))
         .alias(f"{name}_lo")
