@@ -16,6 +16,7 @@ from sanssim.analysis.generic import margin
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import MAX_FINDINGS
 from sanssim.analysis.stats import mean_table
+from sanssim.analysis.tuning.shared import undecided_note
 from sanssim.cli import main
 from sanssim.games.sanssouci.mission_ranks import paired_differences
 from sanssim.games.seikatsu.report import player_count
@@ -224,3 +225,13 @@ def test_tournament_arms_keep_the_strategy_s_own_name() -> None:
     arms = tournament_arms(["heuristic", "heuristic-tuned"], 2, games=10, seed=1)
     names = [a.name for a in arms]
     assert names == ["00-heuristic-heuristic-tuned", "01-heuristic-tuned-heuristic"]
+
+
+def test_a_tune_that_cannot_decide_says_how_many_games_would() -> None:
+    data = {"objective": {"kind": "against"}, "final": {"seeds": [1, 2]}}
+    diff = {"estimate": 0.01, "lo": -0.02, "hi": 0.04, "n": 1000, "verdict": "no clear difference"}
+    # half-width 0.03 on 1,000 deals; ±0.01 needs 9 times the deals: 8,000 more, 2 games each
+    assert undecided_note(data, diff) == (
+        ": about 16,000 more games per finalist would be needed for ±1 pp"
+    )
+    assert undecided_note(data, {**diff, "lo": 0.001, "verdict": "better"}) == ""

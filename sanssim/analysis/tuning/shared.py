@@ -60,8 +60,29 @@ def verdict_line(data: dict[str, Any]) -> str:
     best = data["candidates"][final["best"]]
     return (
         f"best {best['label']} ({values_text(best)}) minus default on fresh deals, paired game "
-        f"by game: {interval(data, diff, signed=True)}: {diff['verdict']} "
-        f"(objective: {data['objective']['goal']})"
+        f"by game: {interval(data, diff, signed=True)}: {diff['verdict']}"
+        f"{undecided_note(data, diff)} (objective: {data['objective']['goal']})"
+    )
+
+
+def undecided_note(data: dict[str, Any], diff: dict[str, Any]) -> str:
+    """When the budget could not decide: about how many more games each finalist needs for
+    an interval of ± the difference seen (half the present width when none was seen), since
+    the width shrinks as 1/sqrt(games)."""
+    if diff["verdict"] != "no clear difference":
+        return ""
+    half = (diff["hi"] - diff["lo"]) / 2
+    wanted = abs(diff["estimate"]) or half / 2
+    if not half > 0:
+        return ""
+    per_deal = len(data["final"].get("seeds", ())) or 1
+    deals = diff["n"] * (half / wanted) ** 2
+    more = max(round((deals - diff["n"]) * per_deal, -2), 100)
+    scale, unit = _kind_scale(data["objective"]["kind"])
+    unit = " pp" if unit else ""
+    return (
+        f": about {more:,.0f} more games per finalist would be needed for "
+        f"±{scale * wanted:.2g}{unit}"
     )
 
 
