@@ -221,9 +221,11 @@ def run(ctx: click.Context, **options: object) -> None:
             fail("--resume needs --out RUN, the run to finish")
         arms = None  # --resume alone: the run's own configuration
         if options["experiment"]:
-            if given:
-                fail(f"--config gives the configuration; drop --{_flag(given)}")
-            arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
+            others = [name for name in given if name != "games"]
+            if others:
+                fail(f"--config gives the configuration; drop --{_flag(others)}")
+            games = options["games"] if "games" in given else None
+            arms = load_experiment(options["experiment"], games)  # type: ignore[arg-type]
         elif given or not resume:
             arms = _arms_from_options(options, given_game_options(ctx))
         if resume:
@@ -402,6 +404,7 @@ def _print_precision(run_plan: Plan) -> None:
     """Each target's achieved half-width, and the games the run took to reach it."""
     from sanssim.runformat import MANIFEST
     from sanssim.runner.batch import read_json
+    from sanssim.runner.precision import achieved_text
 
     recorded = read_json(run_plan.dirs[0] / MANIFEST).get("precision", {})
     if "stopped_at" not in recorded:
@@ -410,12 +413,8 @@ def _print_precision(run_plan: Plan) -> None:
     cap = run_plan.arms[0].config.games
     why = "every target met" if all(r["met"] for r in recorded["achieved"].values()) else "cap"
     click.echo(f"\nprecision: stopped at {games:,} games per arm ({why}; cap {cap:,})")
-    for label, r in recorded["achieved"].items():
-        verdict = "met" if r["met"] else "NOT met"
-        click.echo(
-            f"  {label}: {r['estimate']:.4g} [{r['lo']:.4g}, {r['hi']:.4g}], n = {r['n']}, "
-            f"half-width {r['half_width']:.4g} (target {r['target']:g}: {verdict})"
-        )
+    for target in run_plan.precision.targets if run_plan.precision else ():
+        click.echo(f"  {achieved_text(target, recorded['achieved'][target.label])}")
 
 
 @main.command()

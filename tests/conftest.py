@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,6 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.cli import main
+
+# Each game's test folder is importable from every test (the compiled cores' tests share its
+# positions), whatever order pytest collects the folders in.
+sys.path[:0] = [str(p) for p in sorted((Path(__file__).parent / "games").iterdir()) if p.is_dir()]
 
 
 def sanssim_run(

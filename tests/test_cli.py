@@ -204,8 +204,8 @@ def test_experiment_file_runs_every_arm_and_resumes(in_tmp):
     first = invoke("run", "--workers", "1", "--config", "exp.toml", "--out", "exp")
     assert first.exit_code == 0, first.output
     assert "8 games played" in first.stdout
-    mixed = invoke("run", "--config", "exp.toml", "--out", "exp", "--games", "9")
-    assert mixed.exit_code == 2 and "drop --games" in mixed.stderr
+    mixed = invoke("run", "--config", "exp.toml", "--out", "exp", "--seed", "9")
+    assert mixed.exit_code == 2 and "drop --seed" in mixed.stderr
     resumed = invoke("run", "--workers", "1", "--resume", "--out", "exp")
     assert resumed.exit_code == 0 and "exp is already complete (8 games)" in resumed.stdout
     adv = json.loads((in_tmp / "exp" / "adv" / "manifest.json").read_text())

@@ -14,7 +14,7 @@ from positions import default_data, dump_toml
 from sanssim.analysis.dataset import load_dataset
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import Context
-from sanssim.games.sanssouci.missions import _spearman, component_twins
+from sanssim.games.sanssouci.mission_ranks import _spearman, component_twins
 
 
 @pytest.fixture(scope="module")
@@ -130,5 +130,7 @@ def test_a_source_some_runs_do_not_record_gives_its_own_n(
     row = next(line for line in sources.splitlines() if line.startswith("| all games |"))
     cells = row.strip(" |").split(" | ")
     assert cells[1] == "100"  # players
-    assert [c.endswith(", n = 60") for c in cells[2:]] == [False, False, True, False, False]
+    # noble points, row bonus, column bonus, mission points (no expansion column: no
+    # expansion in these runs)
+    assert [c.endswith(", n = 60") for c in cells[2:]] == [False, True, False, False]
     assert "| row bonuses (points) |" in md and "], n = 60 |" in md

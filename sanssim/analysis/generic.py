@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sanssim.analysis import figures, fmt, pairs, quality_section
+from sanssim.analysis import figures, fmt, pairs, quality, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import FEW_ARMS, Context, Section
 from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
@@ -23,21 +23,34 @@ def win_share() -> pl.Expr:
 
 
 def margin(lowest_wins: bool = False) -> pl.Expr:
-    """Per game: how far the winning total is ahead of the best total of the other sides
-    (0 on a tie), in points: winning minus best other, or best other minus winning in a
-    game where the lowest total wins.
-
-    Teammates share a total, so the best other total is the best total below the
-    winners' (or equal to it when the top is shared between sides)."""
-    winners = pl.col("winner")
-    others = pl.col("total").filter(~winners)
-    ahead = others.min() - winning(True) if lowest_wins else winning(False) - others.max()
-    return pl.when(winners.sum() < pl.len()).then(ahead).otherwise(0)
+    """Per game (as an aggregation over rows with `side`, see `quality.sided`): how far the
+    winning total is ahead of the best total of the other sides, in points, and 0 when the
+    winning total is shared between sides (fewer points ahead where the lowest total wins).
+    Teammates share a total, so sides rather than seats are counted at the top; the
+    `winner` flags are not used, since a shared win marks every side at the top."""
+    total = pl.col("total")
+    top = winning(lowest_wins)
+    shared = pl.col("side").filter(total == top).n_unique() > 1
+    if lowest_wins:
+        ahead = total.filter(total > top).min() - top
+    else:
+        ahead = top - total.filter(total < top).max()
+    return pl.when(shared).then(0).otherwise(ahead).fill_null(0)
 
 
 def winning(lowest_wins: bool) -> pl.Expr:
     """Per game: the winning total."""
     return pl.col("total").min() if lowest_wins else pl.col("total").max()
+
+
+def with_sides(ctx: Context) -> pl.LazyFrame:
+    """The results with each row's `side`: its team where the arm's component data names
+    teams, else its seat."""
+    results = ctx.data.results.lazy()
+    return pl.concat(
+        quality.sided(results.filter(pl.col("arm") == arm), quality_section.teams(ctx.data, arm))
+        for arm in ctx.data.arm_labels
+    )
 
 
 def build(ctx: Context) -> Section:
@@ -161,8 +174,10 @@ def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]
 def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Final scores, winning scores and margins per arm."""
     lowest = ctx.data.game_type.lowest_wins
-    games = ctx.data.results.group_by("arm", "run", "game_id").agg(
-        winning=winning(lowest), margin=margin(lowest)
+    games = (
+        with_sides(ctx)
+        .group_by("arm", "run", "game_id")
+        .agg(winning=winning(lowest), margin=margin(lowest))
     )
     per_player = mean_table(ctx.data.results, ["arm"], {"total": pl.col("total")})
     per_game = mean_table(
@@ -265,8 +280,15 @@ def _length_cell(row: dict, name: str) -> str:
 
 
 def _sources(ctx: Context) -> list[Block]:
-    """Mean points per player from each source the game declares."""
-    sources = list(ctx.data.game_type.sources)
+    """Mean points per player from each source the game declares, but a source that gave
+    no points in any game of any arm (the expansion's in a base game)."""
+    declared = list(ctx.data.game_type.sources)
+    if not declared:
+        return []
+    scored = ctx.data.results.select(
+        (pl.col(s).fill_null(0) != 0).any() for s in declared
+    ).collect()
+    sources = [s for s in declared if scored[s].item()]
     if not sources:
         return []
     table = mean_table(

@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.analysis.errors import ReportError
-from sanssim.runformat import MANIFEST, RESULTS, SCHEMA_VERSIONS, TURNS, part_span
+from sanssim.runformat import INDEX, MANIFEST, RESULTS, SCHEMA_VERSIONS, TURNS, part_span
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def discover(paths: list[Path]) -> list[Path]:
         if (path / MANIFEST).is_file():
             found.append(path)
             continue
-        arms = sorted(p.parent for p in path.glob(f"*/{MANIFEST}"))
+        arms = _in_experiment_order(path, sorted(p.parent for p in path.glob(f"*/{MANIFEST}")))
         if not arms:
             raise ReportError(f"{path}: not a run directory (no {MANIFEST}, no runs inside)")
         found.extend(arms)
@@ -60,6 +60,18 @@ def discover(paths: list[Path]) -> list[Path]:
         if p in resolved[:i]:
             raise ReportError(f"{found[i]}: run given twice")
     return found
+
+
+def _in_experiment_order(parent: Path, arms: list[Path]) -> list[Path]:
+    """An experiment's arms in the order its file gives them (its index), so that a
+    report's pairs read first arm → second as the experiment wrote them; other directories
+    after them, by name."""
+    try:
+        listed = json.loads((parent / INDEX).read_text(encoding="utf-8")).get("arms", [])
+        order = [parent / entry["path"] for entry in listed]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return arms
+    return sorted(arms, key=lambda p: (order.index(p), "") if p in order else (len(order), p.name))
 
 
 def open_run(path: Path, results_columns: list[str]) -> Run:

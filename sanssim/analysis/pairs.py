@@ -72,13 +72,21 @@ def find_pairs(data: Dataset) -> list[Pair]:
             if a["n_players"] != b["n_players"] or len(differ) != 1:
                 continue
             column = differ[0]
-            first, second = (b, a) if a[column] is True and b[column] is False else (a, b)
+            first, second = _ordered(a, b, column)
             name, before = facet_text(data, column, first)
             after = facet_text(data, column, second)[1]
             seeds = (_seeds(data, first["runs"]), _seeds(data, second["runs"]))
             change = f"{before} → {after}"
             found.append(Pair(first["arm"], second["arm"], name, change, seeds, column))
     return found
+
+
+def _ordered(a: dict, b: dict, column: str) -> tuple[dict, dict]:
+    """An option turned on reads off → on; any other change reads in the order the runs were
+    given (the command line's, or the experiment file's)."""
+    if isinstance(a[column], bool) and isinstance(b[column], bool):
+        return (b, a) if a[column] else (a, b)
+    return (a, b) if min(a["runs"]) <= min(b["runs"]) else (b, a)
 
 
 def pair_games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, bool]:
@@ -157,6 +165,8 @@ def _row(label: str, r: dict) -> list[str]:
     scale, unit = (100, "%") if rate else (1, "")
     diff_unit = " pp" if rate else ""
     text = fmt.interval(scale * r["diff"], scale * r["lo"], scale * r["hi"], signed=True)
+    verdict = fmt.verdict(r["lo"], r["hi"])
+    unchanged = r["lo"] == r["hi"] == r["diff"] == 0
     holm = r["holm"]
     return [
         label,
@@ -164,8 +174,8 @@ def _row(label: str, r: dict) -> list[str]:
         f"{r['n_a']}",
         f"{scale * r['mean_b']:.1f}{unit}",
         f"{scale * r['mean_a']:.1f}{unit}",
-        f"{text}{diff_unit} {fmt.verdict(r['lo'], r['hi'])}",
-        _ratio(r["width_ratio"]),
+        "the same in every game" if unchanged else f"{text}{diff_unit} {verdict}",
+        "–" if unchanged else _ratio(r["width_ratio"]),
         "–" if r["p"] is None or math.isnan(r["p"]) else fmt.pval(r["p"]),
         "–" if holm is None or math.isnan(holm) else fmt.pval(holm),
     ]
@@ -182,6 +192,7 @@ def build(ctx: Context) -> Section:
         labelled.append((f"#{k}", pair, comparison))
     table = (
         pl.concat([c.table.with_columns(pair=pl.lit(label)) for label, _, c in labelled])
+        .filter((pl.col("welch_hi") != pl.col("welch_lo")).fill_null(True))  # never varies
         .with_columns(holm=multiple.holm(pl.col("p").fill_nan(None)), order=_order())
         .sort(pl.col("pair").str.strip_prefix("#").cast(pl.Int64), "order")
     )

@@ -43,7 +43,15 @@ MEANS = ["turns", "lead_changes", "worst_deficit", "margin", "drama", "decisiven
 RATES = ["comeback"]
 
 
-def _sided(frame: pl.LazyFrame, teams: Mapping[int, Sequence[int]] | None) -> pl.LazyFrame:
+def manifest_teams(manifest: Mapping) -> Mapping[int, Sequence[int]] | None:
+    """Seat -> side by player count, from the component data a run's manifest recorded
+    (`teams`); None when the game has no teams."""
+    components = manifest.get("components")
+    found = components.get("teams") if isinstance(components, dict) else None
+    return {int(n): list(sides) for n, sides in found.items()} if found else None
+
+
+def sided(frame: pl.LazyFrame, teams: Mapping[int, Sequence[int]] | None) -> pl.LazyFrame:
     """Add `side`: the seat's team where `teams` names one, else the seat itself."""
     if not teams:
         return frame.with_columns(side=pl.col("seat").cast(pl.Int64))
@@ -102,7 +110,7 @@ def per_game(
     between sides) are taken on the totals and scores turned round, so they stay positive."""
     key = [*by, "game_id"]
     ahead = -1 if lowest_wins else 1
-    res = _sided(
+    res = sided(
         results.lazy()
         .select(*key, "seat", "total", "winner", "n_players")
         .with_columns(pl.col("total") * ahead),
@@ -116,7 +124,7 @@ def per_game(
         key,
     ).with_columns(margin=pl.col("total") - pl.col("best_other"))
     players = res.group_by(key).agg(pl.col("n_players").first())
-    acting = _sided(
+    acting = sided(
         turns.lazy()
         .select(*key, "turn", "round", "seat", "score")
         .with_columns(pl.col("score") * ahead)
@@ -217,11 +225,11 @@ def running_sources(
     in every game with a turn log (None when no set does). The other scoring sources come
     only at the end, so they are in `total` but in none of the running-score measures."""
     key = [*by, "game_id"]
-    res = _sided(results.lazy().select(*key, "seat", "n_players", *sources), teams)
+    res = sided(results.lazy().select(*key, "seat", "n_players", *sources), teams)
     sides = res.group_by(*key, "side").agg(pl.col(s).first() for s in sources)
     players = res.group_by(key).agg(pl.col("n_players").first())
     last = (
-        _sided(turns.lazy().select(*key, "turn", "seat", "score").join(players, on=key), teams)
+        sided(turns.lazy().select(*key, "turn", "seat", "score").join(players, on=key), teams)
         .group_by(*key, "side")
         .agg(pl.col("score").sort_by("turn").last().alias("final"))
     )

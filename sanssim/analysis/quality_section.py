@@ -32,9 +32,7 @@ def teams(data: Dataset, arm: str) -> Mapping[int, Sequence[int]] | None:
     """Seat -> side by player count, from the component data the arm's runs recorded
     (`teams`); None when the game has no teams."""
     runs = data.arms.filter(pl.col("arm") == arm)["runs"].item()
-    components = data.runs[runs[0]].manifest.get("components")
-    found = components.get("teams") if isinstance(components, dict) else None
-    return {int(n): list(sides) for n, sides in found.items()} if found else None
+    return quality.manifest_teams(data.runs[runs[0]].manifest)
 
 
 def _words(names: Sequence[str]) -> str:

@@ -12,6 +12,7 @@ import polars as pl
 
 from sanssim import __version__
 from sanssim.analysis import generic, robustness, tuning
+from sanssim.analysis.answers import answers
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import (
     Block,
@@ -24,7 +25,7 @@ from sanssim.analysis.document import (
     to_markdown,
 )
 from sanssim.analysis.errors import ReportError
-from sanssim.analysis.section import Context, Skipped, key_findings
+from sanssim.analysis.section import MAX_FINDINGS, MIN_FINDINGS, Context, Skipped, key_findings
 from sanssim.games import GameType
 
 # What a report folder holds besides its figures; report.json records the runs reported on.
@@ -77,8 +78,10 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
-    keyed = [key_findings(section) for section in sections]  # (key findings, the rest)
-    findings = [f for key, _ in keyed for f in key]
+    answer = [*answers(ctx), *(a for section in sections for a in section.answer)]
+    room = max(MAX_FINDINGS - len(answer), MIN_FINDINGS)
+    keyed = _capped([key_findings(section) for section in sections], room)  # (key, rest)
+    findings = [*answer, *(f for key, _ in keyed for f in key)]
     games = int(data.arms["games"].sum())
     arms = data.arm_labels
     blocks: list[Block] = [
@@ -183,6 +186,19 @@ def _run_facts(data: Dataset) -> list[list[str]]:
             ]
         )
     return rows
+
+
+def _capped(
+    keyed: list[tuple[list[str], list[str]]], room: int
+) -> list[tuple[list[str], list[str]]]:
+    """At most `room` key findings in all, in section order; a section's lines past the cap
+    close its body instead."""
+    capped = []
+    for key, rest in keyed:
+        shown = key[:room]
+        room -= len(shown)
+        capped.append((shown, [*key[len(shown) :], *rest]))
+    return capped
 
 
 def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> list[Block]:

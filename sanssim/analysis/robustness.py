@@ -129,4 +129,4 @@ def build(ctx: Context) -> Section:
         f"line-up ({', '.join(lineups)})"
         + (f"; changed: {'; '.join(flipped)}." if flipped else ".")
     )
-    return Section(blocks, [], [finding])
+    return Section(blocks, [], [], answer=[finding])

@@ -55,6 +55,11 @@ def skipped_without_turns(ctx: Context, what: str) -> list[Skipped]:
 FEW_ARMS = 2
 # A section's key findings: at most this many lines; the rest close the section.
 MAX_KEY_FINDINGS = 4
+# Key findings in all, the answer lines first (issue 19: a designer counted 14 for one
+# two-arm question); the sections' findings keep at least MIN_FINDINGS, in section order,
+# and the rest close their sections.
+MAX_FINDINGS = 8
+MIN_FINDINGS = 3
 
 
 @dataclass
@@ -62,12 +67,15 @@ class Section:
     """Blocks for the body, what was skipped, and one-line findings for the summary.
 
     `summary`, when set, stands for `findings` among the key findings: a few lines across
-    arms instead of one per arm (the per-arm findings then close the section's body)."""
+    arms instead of one per arm (the per-arm findings then close the section's body).
+    `answer`: lines that answer the question the arms ask (the mission ranking under other
+    component data, the fairest compensation), put before every other finding."""
 
     blocks: list[Block]
     skipped: list[Skipped] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     summary: list[str] | None = None
+    answer: list[str] = field(default_factory=list)  # first among the key findings
 
 
 def key_findings(section: Section) -> tuple[list[str], list[str]]:

@@ -183,10 +183,21 @@ def between_groups(ns: list[int], means: list[float], sds: list[float]) -> tuple
 
 
 def mean_table(frame: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -> pl.DataFrame:
-    """Per group of `by`: n, mean, sd and 95% interval of each named value."""
+    """Per group of `by`: n, mean, sd and 95% interval of each named value. A value never
+    negative in its group (a count, points) gets no negative lower bound: its mean cannot be
+    below zero."""
     aggs = [e for name in values for e in describe(pl.col(name), name)]
+    floors = [pl.col(name).min().alias(f"{name}_floor") for name in values]
     cis = [e for name in values for e in mean_ci(name)]
-    return _grouped(frame, by, values, aggs).with_columns(cis).sort(by)
+    clipped = [
+        pl.when((pl.col(f"{name}_floor") >= 0) & pl.col(f"{name}_lo").is_not_null())
+        .then(pl.max_horizontal(f"{name}_lo", pl.lit(0.0)))
+        .otherwise(pl.col(f"{name}_lo"))
+        .alias(f"{name}_lo")
+        for name in values
+    ]
+    table = _grouped(frame, by, values, [*aggs, *floors]).with_columns(cis).with_columns(clipped)
+    return table.drop(f"{name}_floor" for name in values).sort(by)
 
 
 def rate_table(frame: pl.LazyFrame, by: list[str], flags: dict[str, pl.Expr]) -> pl.DataFrame:

@@ -214,11 +214,13 @@ COMMON_KEYS = (
 )  # fmt: skip
 
 
-def load_experiment(path: str | Path) -> list[Arm]:
+def load_experiment(path: str | Path, games: int | None = None) -> list[Arm]:
     """Arms from a TOML file: top-level keys are defaults, each `[[arm]]` overrides them.
 
     Keys are those every game has (`COMMON_KEYS`) and the options of the arm's game. An
-    arm with a list of player counts becomes one arm per count (`name-p3`).
+    arm with a list of player counts becomes one arm per count (`name-p3`). `games`, when
+    given, overrides every arm's games (`--games` beside `--config`: with `--precision`
+    it is the cap).
     """
     path = Path(path)
     try:
@@ -236,7 +238,7 @@ def load_experiment(path: str | Path) -> list[Arm]:
     for i, raw in enumerate(raw_arms):
         if not isinstance(raw, dict):
             raise RunError(f"{path}: arm #{i + 1} must be a table")
-        options = {**data, **raw}
+        options = {**data, **raw, **({} if games is None else {"games": games})}
         name = options.pop("name", f"arm{i + 1}")
         if not isinstance(name, str) or not ARM_NAME.match(name):
             raise RunError(f"{path}: arm name {name!r} must be letters, digits, '-', '_' or '.'")

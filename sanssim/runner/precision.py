@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from sanssim.analysis import fmt
 from sanssim.analysis.precision import (
     METRICS,
     MIN_FIRST,
@@ -30,7 +31,7 @@ from sanssim.runformat import RESULTS
 from sanssim.runner.config import RunError
 
 SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
-_TARGET = re.compile(r"^(?:diff:(?P<a>[^:]+)-(?P<b>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")
+_TARGET = re.compile(r"^(?:diff:(?P<pair>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")
 
 
 @dataclass(frozen=True)
@@ -77,14 +78,45 @@ def parse(texts: Sequence[str], arms: Sequence[str | None], cap: int) -> Precisi
             half_width = -1.0
         if not half_width > 0:
             raise RunError(f"--precision {text!r}: the half-width must be a positive number")
-        if match["a"] is None:
+        if match["pair"] is None:
             targets += [Target(metric, half_width, arm) for arm in names]
             continue
-        for arm in (match["a"], match["b"]):
-            if arm not in names:
-                raise RunError(f"--precision {text!r}: no arm {arm!r} (arms: {', '.join(names)})")
-        targets.append(PairedTarget(metric, half_width, match["a"], match["b"]))
+        a, b = _arm_pair(text, match["pair"], names)
+        targets.append(PairedTarget(metric, half_width, a, b))
     return Precision(tuple(texts), tuple(targets), Rule(MIN_FIRST, cap))
+
+
+def _arm_pair(text: str, pair: str, names: Sequence[str]) -> tuple[str, str]:
+    """Split `A-B` at the hyphen that leaves two of the experiment's arms: arm names are
+    free text and may hold hyphens themselves (`expansion-p4-base-p4`)."""
+    splits = [
+        (pair[:i], pair[i + 1 :])
+        for i, char in enumerate(pair)
+        if char == "-" and pair[:i] in names and pair[i + 1 :] in names
+    ]
+    if len(splits) == 1:
+        return splits[0]
+    if splits:
+        shown = " or ".join(f"{a!r} - {b!r}" for a, b in splits)
+        raise RunError(f"--precision {text!r}: {pair!r} reads as {shown}; rename an arm")
+    raise RunError(
+        f"--precision {text!r}: {pair!r} is not two arms joined by '-' (arms: {', '.join(names)})"
+    )
+
+
+def achieved_text(target: Target | PairedTarget, achieved: Mapping[str, Any]) -> str:
+    """One target's achieved interval as a reader takes it: a win share in percent (a
+    paired difference of shares in percentage points), a mean in its own unit."""
+    paired = isinstance(target, PairedTarget)
+    rate = METRICS[target.metric].kind == "rate"
+    scale, unit = (100.0, " pp" if paired else "%") if rate else (1.0, "")
+    est, lo, hi, half = (scale * achieved[k] for k in ("estimate", "lo", "hi", "half_width"))
+    shown = fmt.interval(est, lo, hi, signed=paired, unit=unit)
+    verdict = "met" if achieved["met"] else "NOT met"
+    return (
+        f"{target.label}: {shown}, n = {achieved['n']:,}, half-width {half:.3g}{unit} "
+        f"(target {scale * achieved['target']:g}{unit}: {verdict})"
+    )
 
 
 def chunk_size(wanted: int, precision: Precision) -> int:

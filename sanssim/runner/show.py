@@ -81,11 +81,23 @@ def show(run_dir: Path, game_id: int, turn: int | None = None, seat: int | None 
     header = f"{run_dir} game {game_id} (game_seed {results['game_seed'][0]}): {game_type.title}"
     if not config.turn_log:
         header += f"\n{NO_LOG}"
-    seats = [
-        f"seat {r['seat']}: {r['strategy']}" for r in results.select("seat", "strategy").to_dicts()
-    ]
+    seats = seat_lines(results.sort("seat")["strategy"].to_list())
     body = game_type.show(config.game(), results, turns, final, turn, seat)
     return "\n".join([header, *seats, *body])
+
+
+def seat_lines(specs: list[str]) -> list[str]:
+    """Who plays which seat, each spec once: a long tuned spec shared by every seat is not
+    repeated seat after seat."""
+    seats: dict[str, list[int]] = {}
+    for seat, spec in enumerate(specs):
+        seats.setdefault(spec, []).append(seat)
+    return [
+        f"seat {found[0]}: {spec}"
+        if len(found) == 1
+        else f"seats {', '.join(map(str, found))}: {spec}"
+        for spec, found in seats.items()
+    ]
 
 
 def explain(run_dir: Path, game_id: int, turn: int, top: int | None = 5) -> str:

@@ -100,6 +100,7 @@ def split_specs(text: str) -> list[str]:
 
 
 def _slug(spec: str) -> str:
-    """A directory-safe short name of a spec."""
+    """A directory-safe short name of a spec, the strategy's own name where it is safe
+    (`heuristic-tuned` stays `heuristic-tuned`)."""
     name = spec.split(":", 1)[0].rsplit(".", 1)[-1]
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)

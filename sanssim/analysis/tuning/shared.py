@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from sanssim.analysis import fmt, paired
+from sanssim.analysis import fmt, paired, quality
 from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Para, Table
 from sanssim.analysis.generic import margin
@@ -60,8 +60,29 @@ def verdict_line(data: dict[str, Any]) -> str:
     best = data["candidates"][final["best"]]
     return (
         f"best {best['label']} ({values_text(best)}) minus default on fresh deals, paired game "
-        f"by game: {interval(data, diff, signed=True)}: {diff['verdict']} "
-        f"(objective: {data['objective']['goal']})"
+        f"by game: {interval(data, diff, signed=True)}: {diff['verdict']}"
+        f"{undecided_note(data, diff)} (objective: {data['objective']['goal']})"
+    )
+
+
+def undecided_note(data: dict[str, Any], diff: dict[str, Any]) -> str:
+    """When the budget could not decide: about how many more games each finalist needs for
+    an interval of ± the difference seen (half the present width when none was seen), since
+    the width shrinks as 1/sqrt(games)."""
+    if diff["verdict"] != "no clear difference":
+        return ""
+    half = (diff["hi"] - diff["lo"]) / 2
+    wanted = abs(diff["estimate"]) or half / 2
+    if not half > 0:
+        return ""
+    per_deal = len(data["final"].get("seeds", ())) or 1
+    deals = diff["n"] * (half / wanted) ** 2
+    more = max(round((deals - diff["n"]) * per_deal, -2), 100)
+    scale, unit = _kind_scale(data["objective"]["kind"])
+    unit = " pp" if unit else ""
+    return (
+        f": about {more:,.0f} more games per finalist would be needed for "
+        f"±{scale * wanted:.2g}{unit}"
     )
 
 
@@ -102,8 +123,7 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     in seat 0)."""
     suffix = "-s0" if data["objective"]["kind"] == "against" else ""
     best = data["candidates"][data["final"]["best"]]["label"]
-    paths = [folder / f"{label}-final{suffix}" / RESULTS for label in (best, "c000")]
-    frames = [pl.scan_parquet(sorted(p.glob("*.parquet"))) for p in paths]
+    frames = [_with_sides(folder / f"{label}-final{suffix}") for label in (best, "c000")]
     names = frames[0].collect_schema().names()
     comparison = paired.compare(
         *frames, length="rounds" if "rounds" in names else None, extra={"margin": margin()}
@@ -170,6 +190,13 @@ def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
         ),
         Table(["objective", best, "default", "difference"], rows),
     ]
+
+
+def _with_sides(path: Path) -> pl.LazyFrame:
+    """A final arm's results with each row's `side` (its team, if the game has teams)."""
+    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
+    return quality.sided(results, quality.manifest_teams(manifest))
 
 
 def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:

@@ -24,7 +24,8 @@ from sanssim.games.sanssouci.measures import (
     stale_colours,
     winning_margin,
 )
-from sanssim.games.sanssouci.missions import component_twins, win_share
+from sanssim.games.sanssouci.mission_ranks import component_twins
+from sanssim.games.sanssouci.missions import win_share
 
 TITLE = "Variant balance"
 
@@ -226,7 +227,8 @@ def _against_base(
         label = f"{change}: {arm} vs {base}"
         rows.append([label, *(_n2(text, a, b, n) for n, text in diffs.items())])
         findings.append(
-            f"{'Component data' if change == 'components' else 'Variant'} {label} "
+            f"{'Component data' if change == 'components' else 'Variant ' + change}: "
+            f"{arm} vs {base} "
             f"({a['margin_n']} vs {b['margin_n']} games): final score {diffs['total']}, "
             f"first player's win rate {diffs['first']}."
         )

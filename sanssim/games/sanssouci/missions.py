@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import random
-
 import polars as pl
 
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Context, Section
-from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table, welch_diff
+from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table
 from sanssim.games.sanssouci import SYMBOLS
 from sanssim.games.sanssouci.components import N_ROWS
 from sanssim.games.sanssouci.measures import preprinted_depth, side_columns
+from sanssim.games.sanssouci.mission_ranks import rank_stability
 
 TITLE = "Mission values"
-DEFAULT_COMPONENTS = "default components"  # the dataset's label of the packaged data
-RANK_DRAWS = 2000  # redraws of the mission means for the rank correlation's interval
 
 
 def win_share() -> pl.Expr:
@@ -114,7 +111,8 @@ def build(ctx: Context) -> Section:
     )
     blocks.append(Figure(fig.name, "Missions ranked by mean points, 95% intervals."))
     findings = [_spread(group, part) for _, group, part in _groups(table, ctx)]
-    blocks += _rank_stability(ctx, held, findings)
+    answer: list[str] = []
+    blocks += rank_stability(ctx, held, answer)
     for _, group, part in _groups(table, ctx):
         blocks += _arm_tables(
             group,
@@ -124,132 +122,7 @@ def build(ctx: Context) -> Section:
             sides.filter(pl.col("group") == group),
             by_print.filter(pl.col("group") == group),
         )
-    return Section(blocks, findings=findings)
-
-
-def component_twins(ctx: Context) -> list[tuple[str, str]]:
-    """(arm, base) for arms whose design differs only in their component data: each arm
-    against its twin with the packaged data, or against the first of its twins."""
-    arms = ctx.data.arms
-    order = ctx.data.arm_labels
-    others = [c for c in ctx.data.design if c != "components"]
-    pairs = []
-    for group in arms.partition_by(others, maintain_order=True):
-        labels = sorted(group["arm"], key=order.index)
-        packaged = set(group.filter(pl.col("components") == DEFAULT_COMPONENTS)["arm"])
-        base = next((a for a in labels if a in packaged), labels[0])
-        pairs += [(arm, base) for arm in labels if arm != base]
-    return sorted(pairs, key=lambda pair: order.index(pair[0]))
-
-
-def _rank_stability(ctx: Context, held: pl.LazyFrame, findings: list[str]) -> list[Block]:
-    """Do other component data reorder the missions? Per mission its rank and mean points
-    under both data, the difference with its interval, and Spearman's rank correlation."""
-    twins = component_twins(ctx)
-    if not twins:
-        return []
-    values = mean_table(held, ["arm", "mission"], {"points": pl.col("points")})
-    blocks: list[Block] = [
-        Heading(3, "Mission ranks under other component data"),
-        Para(
-            "Each arm whose only difference is its component data against its twin (the "
-            "packaged data when there is one): mission rank by mean points (1 = best), mean "
-            "points per card held under each [95% CI] with n cards held, and the difference "
-            "(Welch 95% CI). Spearman's ρ is the rank correlation of the nine means; its "
-            f"interval comes from {RANK_DRAWS:,} redraws of the 18 means from their sampling "
-            "distributions (normal, with their standard errors). With nine differences, one "
-            "may exclude zero by chance."
-        ),
-    ]
-    for arm, base in twins:
-        table = _ranks(values, arm, base)
-        rho, lo, hi = _spearman(table)
-        moved = [
-            f"{r['mission']} {r['rank_b']} → {r['rank_a']}"
-            for r in table.filter(pl.col("rank_a") != pl.col("rank_b")).iter_rows(named=True)
-        ]
-        clear = table.filter((pl.col("d_lo") > 0) | (pl.col("d_hi") < 0))["mission"].to_list()
-        line = (
-            f"Mission ranks, {arm} vs {base} ({table['a_n'].sum()} vs {table['b_n'].sum()} "
-            f"cards held): Spearman ρ = {fmt.interval(rho, lo, hi, 2)} over {table.height} "
-            f"missions; ranks that change: {', '.join(moved) or 'none'}; differences whose "
-            f"interval excludes zero: {', '.join(clear) or 'none'}."
-        )
-        findings.append(line)
-        rows = [
-            [
-                r["mission"],
-                str(r["rank_b"]),
-                str(r["rank_a"]),
-                f"{fmt.ci(r, 'b', 2)}, n = {r['b_n']:,}",
-                f"{fmt.ci(r, 'a', 2)}, n = {r['a_n']:,}",
-                fmt.diff(r, "d", 2),
-            ]
-            for r in table.iter_rows(named=True)
-        ]
-        blocks += [
-            Para(line),
-            Table(
-                ["mission", f"rank: {base}", f"rank: {arm}", base, arm, "difference"],
-                rows,
-            ),
-        ]
-    return blocks
-
-
-def _ranks(values: pl.DataFrame, arm: str, base: str) -> pl.DataFrame:
-    """One row per mission: `a_*` under `arm`, `b_*` under `base` (n, mean, sd, lo, hi,
-    rank) and the Welch difference `d_d`, `d_lo`, `d_hi`, in the base's rank order."""
-
-    def side(label: str, prefix: str) -> pl.DataFrame:
-        part = values.filter(pl.col("arm") == label)
-        return part.select(
-            "mission",
-            *(
-                pl.col(f"points_{s}").alias(f"{prefix}_{s}")
-                for s in ("n", "mean", "sd", "lo", "hi")
-            ),
-            pl.col("points_mean")
-            .rank("min", descending=True)
-            .cast(pl.Int64)
-            .alias(f"rank_{prefix}"),
-        )
-
-    return (
-        side(arm, "a")
-        .join(side(base, "b"), on="mission")
-        .with_columns(welch_diff("a", "b", "d")[:3])
-        .sort("rank_b", "mission")
-    )
-
-
-def _spearman(table: pl.DataFrame, seed: int = 1) -> tuple[float, float, float]:
-    """Spearman's ρ of the two arms' mission means, and the 2.5% and 97.5% points of ρ over
-    redraws of every mean from its sampling distribution."""
-    rho = table.select(pl.corr("a_mean", "b_mean", method="spearman")).item()
-    rng = random.Random(seed)
-    se = {
-        side: [
-            (sd or 0.0) / n**0.5
-            for sd, n in zip(table[f"{side}_sd"], table[f"{side}_n"], strict=True)
-        ]
-        for side in ("a", "b")
-    }
-    draws = pl.DataFrame(
-        {
-            "draw": [d for d in range(RANK_DRAWS) for _ in range(table.height)],
-            **{
-                side: [
-                    rng.gauss(mean, s)
-                    for _ in range(RANK_DRAWS)
-                    for mean, s in zip(table[f"{side}_mean"], se[side], strict=True)
-                ]
-                for side in ("a", "b")
-            },
-        }
-    )
-    spread = draws.group_by("draw").agg(rho=pl.corr("a", "b", method="spearman"))["rho"]
-    return rho, spread.quantile(0.025), spread.quantile(0.975)
+    return Section(blocks, findings=findings, answer=answer)
 
 
 def _spread(arm: str, table: pl.DataFrame) -> str:

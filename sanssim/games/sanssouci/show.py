@@ -55,9 +55,9 @@ def _header(game: Game, results: pl.DataFrame) -> list[str]:
         f"expansion {'on' if config.expansion else 'off'}, "
         f"duplicate reshuffle {'on' if config.duplicate_reshuffle else 'off'}"
     ]
-    for r in results.iter_rows(named=True):
+    for r in results.iter_rows(named=True):  # the strategies: once, above (runner.show)
         lines.append(
-            f"seat {r['seat']}: {r['strategy']}  garden {r['garden_side']}  "
+            f"seat {r['seat']}: garden {r['garden_side']}  "
             f"expansion {r['expansion_side'] or '-'}  missions {r['mission_a']}, {r['mission_b']}"
         )
     return lines

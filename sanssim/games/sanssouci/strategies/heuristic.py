@@ -200,7 +200,7 @@ class _Turn:
         value = self.best_move
         named: list[tuple[str, float]] | None = None if terms is None else []
         if named is not None:
-            named.append(("best noble move", value))
+            named.append(("noble move open already", value))
         marks = g.gard if gardener else g.land
         if marks is not None:
             value += marks[sq]
@@ -226,7 +226,7 @@ class _Turn:
                 if best > self.best_move:
                     value += best - self.best_move
                     if named is not None:
-                        named.append(("better noble move", best - self.best_move))
+                        named.append(("noble move it opens, gain", best - self.best_move))
         if bit & g.zone:
             if gardener:
                 value -= w.block * row
@@ -290,7 +290,7 @@ class _Turn:
         value = self.best_move if slot < 0 else self.tile_value(slot)
         if terms is not None:
             if slot < 0:
-                terms["best noble move"] = value
+                terms["noble move open already"] = value
             else:
                 self._tile_terms(slot, terms)
         if kept < 0:

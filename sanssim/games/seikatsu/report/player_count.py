@@ -29,7 +29,9 @@ COUNT_MEASURES = {
 
 def build(ctx: Context) -> Section:
     """The same measures at 2, 3 and 4 players, and the change from one count to the next
-    within each mode."""
+    within each mode; left out when every arm plays one player count."""
+    if ctx.data.arms["n_players"].n_unique() < 2:
+        return Section([])
     geo = measures.geometry(ctx.data)
     side = measures.sides(ctx.data.results)
     seats = ctx.data.results.with_columns(pl.col("n_players").cast(pl.Int64)).join(
