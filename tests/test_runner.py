@@ -16,7 +16,8 @@ import pytest
 
 from sanssim.games.sanssouci import SYMBOLS, Components
 from sanssim.games.sanssouci.plugin import GAME
-from sanssim.runner.batch import chunks, read_json
+from sanssim.runformat import MANIFEST
+from sanssim.runner.batch import chunks, read_json, write_json
 from sanssim.runner.config import (
     DEFAULT_STRATEGY,
     Arm,
@@ -246,6 +247,9 @@ def test_the_summary_splits_a_shared_win_and_gives_intervals(tmp_path):
             "winner": [True, True, True, False, True, False],
         }
     ).write_parquet(tmp_path / "results" / "part-00000.parquet")
+    part = {"name": "part-00000", "games": [0, 2], "rows": {"results": 6}}
+    manifest = {"game": "g", "config": {"turn_log": False}, "components": {}, "games": 3}
+    write_json(tmp_path / MANIFEST, {**manifest, "chunk_size": 3, "parts": [part]})
     rows = summary(tmp_path).to_dicts()
     assert [(r["seat"], r["strategy"], r["win_n"]) for r in rows] == [(0, "a", 3), (1, "b", 3)]
     assert [r["win_k"] for r in rows] == [2.5, 0.5]  # the tied game counts half for each

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sanssim import __version__
+from sanssim.rundir import damage, digest, strays
 from sanssim.runformat import ERRORS_LOG, INDEX, MANIFEST, SCHEMA_VERSION, part_name, part_span
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
@@ -26,6 +28,7 @@ from sanssim.runner.executor import Executor
 MAX_CHUNK = 1000
 CHUNKS_PER_WORKER = 4
 TEMP_MARK = ".tmp-"
+PART_FILE = re.compile(r"part-\d{5,}\.parquet")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class Outcome:
     done: int  # games finished in the run so far
     failed: int  # failed games in the run so far
     seconds: float
+    replayed: tuple[str, ...] = ()  # listed parts found missing or damaged, played again
 
 
 def now() -> str:
@@ -221,6 +225,9 @@ def run_batch(
         (run_dir / table).mkdir(exist_ok=True)
         for stale in (run_dir / table).glob(f".*{TEMP_MARK}*"):
             stale.unlink()
+    for stale in run_dir.glob(f".{MANIFEST}{TEMP_MARK}*"):
+        stale.unlink()
+    replayed = _drop_damaged(run_dir, manifest)
     todo = chunks(job.games, chunk_size, (p["games"][0] for p in manifest["parts"]))
     if until is not None:
         todo = [chunk for chunk in todo if chunk[0] < until]
@@ -230,6 +237,7 @@ def run_batch(
         name = part_name(part.start, chunk_size)
         for table, data in part.tables.items():
             write_atomic(run_dir / table / f"{name}.parquet", data)
+        tables = list(part.tables)
         if part.failures:
             _log_failures(run_dir, manifest, part.failures)
         manifest["parts"].append(
@@ -240,6 +248,8 @@ def run_batch(
                 "turns_rows": part.rows.get("turns", 0),
                 "rows": part.rows,
                 "failed": len(part.failures),
+                "bytes": {t: len(part.tables[t]) for t in tables},
+                "digests": {t: digest(part.tables[t]) for t in tables},
             }
         )
         manifest["parts"].sort(key=lambda p: p["games"][0])
@@ -260,7 +270,29 @@ def run_batch(
         done=games_done(manifest),
         failed=len(manifest["failures"]),
         seconds=(datetime.now(UTC) - start_time).total_seconds(),
+        replayed=replayed,
     )
+
+
+def _drop_damaged(run_dir: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
+    """Resuming a run it owns: a listed part that is missing or damaged is dropped from
+    the manifest (with its failures) so that it is played again; an unlisted file named
+    like a part is removed (its chunk is played again); any other stray file is refused."""
+    found = list(damage(run_dir, manifest))
+    names = {d.part for d in found}
+    for d in found:
+        manifest["failures"] = [
+            f for f in manifest["failures"] if not d.start <= f["game_id"] < d.stop
+        ]
+    manifest["parts"] = [p for p in manifest["parts"] if p["name"] not in names]
+    for stray in strays(run_dir, manifest):
+        if not PART_FILE.fullmatch(stray.name):
+            raise RunError(f"{stray} is not a part of this run; move it out of {run_dir} to resume")
+        stray.unlink()
+    if found:
+        manifest["status"] = "incomplete"
+        write_json(run_dir / MANIFEST, manifest)
+    return tuple(f"{d.part} ({d.reason})" for d in found)
 
 
 def _upgrade(manifest: dict[str, Any]) -> None:

@@ -10,13 +10,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from sanssim.analysis import fmt, paired
 from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Para, Table
+from sanssim.analysis.errors import ReportError
 from sanssim.analysis.generic import margin
 from sanssim.games import get_game
+from sanssim.rundir import check_manifest, scan
 from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.seeding import derive_seed
 
@@ -102,8 +102,8 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     in seat 0)."""
     suffix = "-s0" if data["objective"]["kind"] == "against" else ""
     best = data["candidates"][data["final"]["best"]]["label"]
-    paths = [folder / f"{label}-final{suffix}" / RESULTS for label in (best, "c000")]
-    frames = [pl.scan_parquet(sorted(p.glob("*.parquet"))) for p in paths]
+    paths = [folder / f"{label}-final{suffix}" for label in (best, "c000")]
+    frames = [scan(p, _manifest(p), RESULTS) for p in paths]
     names = frames[0].collect_schema().names()
     comparison = paired.compare(
         *frames, length="rounds" if "rounds" in names else None, extra={"margin": margin()}
@@ -174,12 +174,22 @@ def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
 
 def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:
     """One final arm's games and its grouped measure, valued by the game it played."""
-    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    manifest = _manifest(path)
     config = manifest["config"]
     game = game_type.new_game(
         config["n_players"],
         game_type.options_from_config(config),
         game_type.components_from_manifest(manifest["components"]),
     )
-    results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
+    results = scan(path, manifest, RESULTS)
     return obj.Part("final", results, groups=game_type.groups()[group].values(results, game))
+
+
+def _manifest(path: Path) -> dict[str, Any]:
+    """An arm's manifest, checked, or one line naming what is wrong with it."""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReportError(f"{path}: unreadable {MANIFEST}: {exc}") from None
+    check_manifest(path, manifest)
+    return manifest
