@@ -180,6 +180,7 @@ def main() -> None:
 def run(ctx: click.Context, **options: object) -> None:
     """Play a seeded batch of games and log every game and turn to Parquet."""
     from sanssim.runner.config import load_experiment
+    from sanssim.runner.grow import grow
     from sanssim.runner.run import default_out, link_latest, plan, resume_plan, with_precision
 
     given = [
@@ -209,10 +210,12 @@ def run(ctx: click.Context, **options: object) -> None:
             if given:
                 fail(f"--config gives the configuration; drop --{_flag(given)}")
             arms = load_experiment(options["experiment"])  # type: ignore[arg-type]
-        elif given or not resume:
+        elif (given or not resume) and not (resume and given == ["games"]):
             arms = _arms_from_options(options, given_game_options(ctx))
         if resume:
             run_plan = resume_plan(out, arms)  # type: ignore[arg-type]
+            if arms is None and given == ["games"]:
+                run_plan = grow(run_plan, int(options["games"]), sys.argv)  # type: ignore[call-overload]
             recorded = run_plan.precision.texts if run_plan.precision else ()
             if options["precision"] and tuple(options["precision"]) != recorded:
                 fail(f"--precision differs from the run's ({', '.join(recorded) or 'none'})")
@@ -357,6 +360,10 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
     click.echo("a shared win counts 1/k for each of its k winners, as in reports")
     played = sum(o.played for o in outcomes)
     failed = sum(o.failed for o in outcomes)
+    replayed = [f"{o.run_dir}: {part}" for o in outcomes for part in o.replayed]
+    if replayed:
+        more = f" (and {len(replayed) - 1} more)" if len(replayed) > 1 else ""
+        click.echo(f"sanssim: played again a missing or damaged part: {replayed[0]}{more}")
     if played:
         rate = played / seconds if seconds > 0 else 0.0
         click.echo(
@@ -472,6 +479,25 @@ def _beside(run: Path) -> Path:
     absolute = Path(os.path.abspath(run))
     target = absolute.parent / f"{absolute.name}-report"
     return target.relative_to(Path.cwd()) if target.is_relative_to(Path.cwd()) else target
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--sample", default=5, show_default=True, help="Games per run to replay through the engine."
+)
+def check(run_dir: Path, sample: int) -> None:
+    """Verify a run directory: its parts against the manifest, the tables' columns, and a
+    sample of games replayed through the engine."""
+    from sanssim.runner.check import check as check_run
+
+    try:
+        lines = check_run(run_dir, sample)
+    except SanssimError as exc:
+        fail(str(exc))
+    for line in lines:
+        click.echo(line)
+    click.echo("ok")
 
 
 @main.command()

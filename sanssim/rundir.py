@@ -9,6 +9,7 @@ checked by row counts, run id and game ids instead (`check` says which).
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,13 @@ class Damage:
     start: int
     stop: int
     reason: str
+
+
+def parquet_bytes(frame: pl.DataFrame) -> bytes:
+    """A part file's content, as every writer of parts writes it."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    return buffer.getvalue()
 
 
 def digest(data: bytes) -> str:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import traceback
 from dataclasses import dataclass
 from typing import Any
 
-import polars as pl
-
 from sanssim.errors import IllegalActionError
+from sanssim.rundir import parquet_bytes
 from sanssim.runformat import RESULTS, TURNS
 from sanssim.runner.batch import Part
 from sanssim.runner.config import RunConfig
@@ -54,7 +52,7 @@ class GameJob:
         return Part(
             start=start,
             stop=stop,
-            tables={name: _parquet(df) for name, df in frames.items()},
+            tables={name: parquet_bytes(df) for name, df in frames.items()},
             rows={name: df.height for name, df in frames.items()},
             failures=tuple(failures),
         )
@@ -79,9 +77,3 @@ def _failure(game_id: int, seed: int, exc: Exception) -> dict[str, Any]:
         "error": failed.error if failed else f"{type(exc).__name__}: {exc}",
         "traceback": "".join(traceback.format_exception(cause)),
     }
-
-
-def _parquet(df: pl.DataFrame) -> bytes:
-    buffer = io.BytesIO()
-    df.write_parquet(buffer)
-    return buffer.getvalue()
