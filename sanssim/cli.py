@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from sanssim import __version__
-from sanssim.errors import SanssimError
+from sanssim.errors import SanssimError, UserInterrupt
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
 from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
@@ -59,6 +59,15 @@ GAME_OPTIONS = _declared_options()
 RUN_OPTIONS = (*(k for k in COMMON_KEYS if k != "turn_log"), "no_turn_log", *GAME_OPTIONS)
 
 
+DECISION_TIMEOUT = click.option(
+    "--decision-timeout",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Seconds a strategy may take for one decision before its game fails (0: no limit).",
+)
+
+
 def executor_options(command: Callable) -> Callable:
     """--workers, --executor and --address: where the games of `run` and `tune` are played."""
     for option in reversed(
@@ -71,6 +80,7 @@ def executor_options(command: Callable) -> Callable:
                 show_default=True,
                 help="Play on this machine's cores, or spread chunks over a Ray cluster.",
             ),
+            DECISION_TIMEOUT,
             click.option(
                 "--address",
                 envvar="RAY_ADDRESS",
@@ -227,7 +237,12 @@ def run(ctx: click.Context, **options: object) -> None:
     except SanssimError as exc:
         fail(str(exc))
     outcomes, seconds, used = _play(
-        run_plan, str(options["executor"]), address, workers, chunk_size
+        run_plan,
+        str(options["executor"]),
+        address,
+        workers,
+        chunk_size,
+        float(options["decision_timeout"]),  # type: ignore[arg-type]
     )
     if out is None and not resume:
         link_latest(run_plan.out)
@@ -240,6 +255,7 @@ def _play(
     address: str | None,
     workers: int | None,
     chunk_size: int | None,
+    decision_timeout: float,
 ) -> tuple[list[Outcome], float, int]:
     """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
     to resume. Returns the outcomes, the seconds taken and the workers used."""
@@ -248,7 +264,7 @@ def _play(
     from sanssim.runner.run import execute
 
     try:
-        executor = executor_for(executor_name, workers, address)
+        executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
         fail(str(exc))
     started = time.perf_counter()
@@ -288,7 +304,7 @@ def _flag(names: list[str]) -> str:
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+    raise UserInterrupt
 
 
 def _arms_from_options(options: dict[str, object], given: dict[str, object]) -> list[Arm]:
@@ -532,6 +548,7 @@ def strategies(game: str) -> None:
 @game_option_flags
 @click.option("--no-turn-log", is_flag=True, help="Write results only.")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@DECISION_TIMEOUT
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.pass_context
@@ -561,7 +578,9 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
         run_plan = plan(out, arms, bool(options["force"]))
     except SanssimError as exc:
         fail(str(exc))
-    outcomes, seconds, used = _play(run_plan, "local", None, options["workers"], None)
+    outcomes, seconds, used = _play(
+        run_plan, "local", None, options["workers"], None, options["decision_timeout"]
+    )
     _print_summary(run_plan, outcomes, seconds, used)
     try:
         click.echo(
@@ -695,12 +714,24 @@ def tune(ctx: click.Context, **options: object) -> None:
         tuning.check_out(out, plan, bool(options["force"]), bool(options["resume"]))
     except SanssimError as exc:
         fail(str(exc))
-    search = _tune(plan, out, str(options["executor"]), options["address"], workers)  # type: ignore[arg-type]
+    search = _tune(
+        plan,
+        out,
+        str(options["executor"]),
+        options["address"],
+        workers,
+        options["decision_timeout"],
+    )  # type: ignore[arg-type]
     _print_tune(search)
 
 
 def _tune(
-    plan: Tune, out: Path, executor_name: str, address: str | None, workers: int | None
+    plan: Tune,
+    out: Path,
+    executor_name: str,
+    address: str | None,
+    workers: int | None,
+    decision_timeout: float,
 ) -> Search:
     """Play a checked tune with one progress bar over its budget; an interrupt keeps the
     finished games and says how to resume."""
@@ -711,7 +742,7 @@ def _tune(
     from sanssim.runner.ray_executor import executor_for
 
     try:
-        executor = executor_for(executor_name, workers, address)
+        executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
         fail(str(exc))
     counted: set[str] = set()

@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ class Part:
     tables: dict[str, bytes]
     rows: dict[str, int]
     failures: tuple[dict[str, Any], ...]
+    output: str = ""  # what the chunk's strategies printed
 
 
 class Job(Protocol):
@@ -238,8 +240,8 @@ def run_batch(
         for table, data in part.tables.items():
             write_atomic(run_dir / table / f"{name}.parquet", data)
         tables = list(part.tables)
-        if part.failures:
-            _log_failures(run_dir, manifest, part.failures)
+        if part.failures or part.output:
+            _log_failures(run_dir, part)
         manifest["parts"].append(
             {
                 "name": name,
@@ -307,14 +309,17 @@ def _upgrade(manifest: dict[str, Any]) -> None:
     manifest["schema_version"] = SCHEMA_VERSION
 
 
-def _log_failures(run_dir: Path, manifest: dict[str, Any], failures: Iterable[dict]) -> None:
-    """errors.log keeps what the manifest leaves out: the traceback and how to replay."""
-    config = json.dumps(manifest.get("config"), sort_keys=True)
+def _log_failures(run_dir: Path, part: Part) -> None:
+    """errors.log keeps what the manifest leaves out: the traceback, a command that
+    replays the game (and raises its error again), and what strategies printed."""
     with open(run_dir / ERRORS_LOG, "a", encoding="utf-8") as log:
-        for f in failures:
+        for f in part.failures:
+            call = "from sanssim.runner.check import replay_game; "
+            call += f"replay_game({str(run_dir.resolve())!r}, {f['game_id']})"
             log.write(
                 f"[{now()}] {f['kind']} failure: game {f['game_id']} (game_seed {f['game_seed']}), "
                 f"seat {f['seat']} ({f['strategy']}), turn {f['turn']}: {f['error']}\n"
-                f"  replay: sanssim.runner.play.play_game(Game(config), specs, {f['game_seed']}) "
-                f"with config {config}\n{f['traceback']}\n"
+                f"  replay: python -c {shlex.quote(call)}\n{f['traceback']}\n"
             )
+        if part.output:
+            log.write(f"[{now()}] output of games {part.start}..{part.stop - 1}:\n{part.output}\n")

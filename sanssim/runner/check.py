@@ -8,6 +8,7 @@ played again from their seeds and compared row for row with the log.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -15,7 +16,7 @@ from sanssim.rundir import RunDamaged, check_manifest, scan, tables_of, verify
 from sanssim.runformat import INDEX, MANIFEST, RESULTS, TURNS, part_span
 from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
-from sanssim.runner.play import GameFailure, play_game
+from sanssim.runner.play import GameFailure, game_seed, play_game
 from sanssim.runner.run import config_from
 
 DEFAULT_SAMPLE = 5
@@ -122,6 +123,16 @@ def _replay(
             raise RunDamaged(
                 f"{run_dir}: game {game_id}'s {table} rows differ from the engine's replay"
             )
+
+
+def replay_game(run_dir: str | Path, game_id: int) -> Any:
+    """Play game `game_id` of a run again from its seed (the command errors.log gives for
+    a failed game): its failure is raised again, with the traceback."""
+    config = config_from(Path(run_dir))
+    if not 0 <= game_id < config.games:
+        raise RunError(f"{run_dir} has games 0..{config.games - 1}, not {game_id}")
+    seed = game_seed(config.seed, game_id)
+    return play_game(config.game_type, config.game(), config.specs(), seed, config.turn_log)
 
 
 def _same(a: pl.DataFrame, b: pl.DataFrame) -> bool:

@@ -22,6 +22,7 @@ Chunk = tuple[int, int]
 # Chunks queued per worker: enough to keep workers busy, few enough to keep memory flat.
 QUEUE_PER_WORKER = 2
 LOST = "a worker process died before finishing its games"
+DEFAULT_DECISION_TIMEOUT = 60.0  # seconds a strategy may take for one decision; 0: no limit
 
 
 class WorkerLost(RunError):
@@ -35,6 +36,7 @@ def default_workers() -> int:
 
 class Executor(ABC):
     workers: int
+    decision_timeout: float = DEFAULT_DECISION_TIMEOUT  # what the games it plays may take
 
     @abstractmethod
     def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:

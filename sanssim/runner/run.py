@@ -249,7 +249,7 @@ def execute(
     for arm, run_dir, continuing in zip(
         run_plan.arms, run_plan.dirs, run_plan.continuing, strict=True
     ):
-        job = GameJob(arm.config, arm.config.fingerprint())
+        job = GameJob(arm.config, arm.config.fingerprint(), executor.decision_timeout)
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
             header = _header(arm.config, command)
@@ -300,6 +300,7 @@ def _merged(outcomes: list[Outcome]) -> Outcome:
         done=last.done,
         failed=last.failed,
         seconds=sum(o.seconds for o in outcomes),
+        replayed=tuple(part for o in outcomes for part in o.replayed),
     )
 
 
