@@ -260,17 +260,20 @@ def _play(
     """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
     to resume. Returns the outcomes, the seconds taken and the workers used."""
     from sanssim.runner.executor import WorkerLost
+    from sanssim.runner.lock import holding
     from sanssim.runner.ray_executor import executor_for
     from sanssim.runner.run import execute
 
     try:
-        executor = executor_for(executor_name, workers, address, decision_timeout)
+        executor = executor_for(
+            executor_name, _capped(workers, executor_name), address, decision_timeout
+        )
     except SanssimError as exc:
         fail(str(exc))
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with executor:
+        with holding(run_plan.out), executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
     except KeyboardInterrupt:
         _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
@@ -287,6 +290,17 @@ def _play(
     finally:
         signal.signal(signal.SIGTERM, previous)
     return outcomes, time.perf_counter() - started, executor.workers
+
+
+def _capped(workers: int | None, executor_name: str) -> int | None:
+    """Local workers beyond the cores available only slow the run down: capped, said once."""
+    from sanssim.runner.executor import default_workers
+
+    if workers is None or executor_name != "local" or workers <= default_workers():
+        return workers
+    cores = default_workers()
+    click.echo(f"sanssim: --workers {workers} capped at the {cores} cores available", err=True)
+    return cores
 
 
 def _stopped(why: str, out: Path, code: int) -> NoReturn:
@@ -563,6 +577,9 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     from sanssim.strategies import short_spec
 
     out: Path = options["out"] or default_out()  # type: ignore[assignment]
+    workers = options["workers"]
+    if workers is not None and workers < 1:  # type: ignore[operator]
+        fail(f"--workers must be at least 1, got {workers}")
     try:
         game_type = get_game(str(options["game"]))
         arms = tournament_arms(
@@ -739,10 +756,13 @@ def _tune(
 
     from sanssim.runner import tuning
     from sanssim.runner.executor import WorkerLost
+    from sanssim.runner.lock import holding
     from sanssim.runner.ray_executor import executor_for
 
     try:
-        executor = executor_for(executor_name, workers, address, decision_timeout)
+        executor = executor_for(
+            executor_name, _capped(workers, executor_name), address, decision_timeout
+        )
     except SanssimError as exc:
         fail(str(exc))
     counted: set[str] = set()
@@ -757,7 +777,7 @@ def _tune(
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with executor:
+        with holding(out), executor:
             return tuning.run(plan, out, executor, sys.argv, progress)
     except KeyboardInterrupt:
         bar.close()

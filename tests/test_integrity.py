@@ -219,3 +219,75 @@ def test_a_decision_timeout_with_workers_fails_the_game_and_the_run_goes_on(
     failures = _manifest(out)["failures"]
     assert len(failures) == 4 and all("DecisionTimeout" in f["error"] for f in failures)
     assert _manifest(out)["status"] == "complete"
+
+
+def test_a_live_lock_is_refused_and_a_dead_ones_taken_over(good: Path, tmp_path: Path) -> None:
+    import socket
+
+    from sanssim.runformat import LOCK
+
+    run = _copy(good, tmp_path / "run")
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        host = socket.gethostname()
+        (run / LOCK).write_text(json.dumps({"pid": sleeper.pid, "host": host, "since": "t"}))
+        refused = invoke("run", "--resume", "--out", str(run))
+        _one_line_error(refused, f"being written by pid {sleeper.pid} on {host}")
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    resumed = invoke("run", "--resume", "--out", str(run))  # its owner is dead: taken over
+    assert resumed.exit_code == 0, resumed.output
+    assert not (run / LOCK).exists()
+
+
+def test_workers_beyond_the_cores_are_capped_and_tournament_refuses_zero(tmp_path) -> None:
+    from sanssim.runner.executor import default_workers
+
+    asked = default_workers() + 3
+    result = invoke(
+        "run", "--players", "2", "--games", "2", "-s", "random", "--workers", str(asked),
+        "--out", str(tmp_path / "run"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert f"--workers {asked} capped at the {default_workers()} cores" in result.output
+    zero = invoke("tournament", "--strategies", "random,greedy", "--workers", "0")
+    _one_line_error(zero, "--workers must be at least 1")
+
+
+def test_workers_exit_soon_after_their_driver_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "sanssim.cli", "run", "--players", "2", "--games", "400",
+         "--workers", "2", "--chunk-size", "2", "-s", "tests.faulty_strategy:Slow",
+         "--out", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (out / "results").is_dir() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1)
+    children = subprocess.run(
+        ["pgrep", "-P", str(driver.pid)], capture_output=True, text=True, check=False
+    ).stdout.split()
+    assert children, "the driver started no workers"
+    os.kill(driver.pid, signal.SIGKILL)
+    driver.wait()
+    deadline = time.monotonic() + 10
+    alive = [int(pid) for pid in children]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in alive if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+    left = [Path(f"/proc/{pid}/cmdline").read_text()[:90] for pid in alive]
+    assert not alive, f"workers {left} outlived their driver"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except OSError:
+        return False

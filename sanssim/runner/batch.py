@@ -22,7 +22,15 @@ from typing import Any, Protocol
 
 from sanssim import __version__
 from sanssim.rundir import damage, digest, strays
-from sanssim.runformat import ERRORS_LOG, INDEX, MANIFEST, SCHEMA_VERSION, part_name, part_span
+from sanssim.runformat import (
+    ERRORS_LOG,
+    INDEX,
+    LOCK,
+    MANIFEST,
+    SCHEMA_VERSION,
+    part_name,
+    part_span,
+)
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
 
@@ -129,7 +137,7 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
     check_writable(path)
     if not path.exists():
         return False
-    if not any(path.iterdir()):
+    if not any(p.name != LOCK for p in path.iterdir()):
         return False
     if force:
         remove_tree(path)
