@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import signal
@@ -20,6 +21,7 @@ from sanssim import __version__
 from sanssim.errors import SanssimError, UserInterrupt
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
+from sanssim.runformat import MANIFEST
 from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
 from sanssim.runner.tournament import SEATINGS, SEATINGS_HELP
 
@@ -281,12 +283,14 @@ def _play(
         _stopped(f"error: {exc}", run_plan.out, EXIT_FAILED)
     except SanssimError as exc:
         fail(str(exc))
-    except OSError as exc:  # a full disk, a file system gone read-only
-        _stopped(
-            f"error: cannot write {exc.filename or run_plan.out}: {exc.strerror}",
-            run_plan.out,
-            EXIT_FAILED,
-        )
+    except OSError as exc:  # a full disk, a file system gone read-only, a bad --out
+        why = f"cannot write {exc.filename or run_plan.out}: {exc.strerror}"
+        if not any((d / MANIFEST).is_file() for d in run_plan.dirs):
+            # nothing was started, so nothing to resume: the place is the user's to fix
+            code = EXIT_FAILED if exc.errno == errno.ENOSPC else EXIT_USAGE
+            click.echo(f"sanssim: error: {why}", err=True)
+            sys.exit(code)
+        _stopped(f"error: {why}", run_plan.out, EXIT_FAILED)
     finally:
         signal.signal(signal.SIGTERM, previous)
     return outcomes, time.perf_counter() - started, executor.workers
@@ -420,7 +424,6 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
 
 def _print_precision(run_plan: Plan) -> None:
     """Each target's achieved half-width, and the games the run took to reach it."""
-    from sanssim.runformat import MANIFEST
     from sanssim.runner.batch import read_json
 
     recorded = read_json(run_plan.dirs[0] / MANIFEST).get("precision", {})

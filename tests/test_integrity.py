@@ -291,3 +291,33 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
     except OSError:
         return False
+
+
+@pytest.mark.parametrize(
+    "files, args, words",
+    [
+        ({"e.toml": '[[arm]]\nname = "a"\nplayers = []\n'}, ["--config", "e.toml"], "players = []"),
+        ({"e.toml": '[[arm]]\nname = "a"\nstrategy = 5\n'}, ["--config", "e.toml"], "got 5"),
+        ({"badmod.py": "def broken(:\n"}, ["-s", "badmod:X"], "SyntaxError"),
+        ({"raisemod.py": "raise RuntimeError('boom')\n"}, ["-s", "raisemod:X"], "boom"),
+        ({}, ["--games", str(10**12)], "games must be at most"),
+        ({}, ["--out", "/proc/sanssim-x"], "cannot write /proc/sanssim-x"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, monkeypatch, files, args, words):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    out = [] if "--out" in args else ["--out", "out"]
+    result = invoke(
+        "run",
+        "--workers",
+        "1",
+        *(["--players", "2"] if "--config" not in args else []),
+        *args,
+        *out,
+    )
+    _one_line_error(result, words)
+    assert "--resume" not in result.output
+    assert not (tmp_path / "out").exists()
