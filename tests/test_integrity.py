@@ -301,6 +301,8 @@ def _zombie(pid: int) -> bool:
         ({"badmod.py": "def broken(:\n"}, ["-s", "badmod:X"], "SyntaxError"),
         ({"raisemod.py": "raise RuntimeError('boom')\n"}, ["-s", "raisemod:X"], "boom"),
         ({}, ["--games", str(10**12)], "games must be at most"),
+        ({}, ["-s", "lookahead:rollouts=0"], "rollouts must be at least 1"),
+        ({}, ["-s", "heuristic:mission=nan"], "mission must be finite"),
         ({}, ["--out", "/proc/sanssim-x"], "cannot write /proc/sanssim-x"),
     ],
 )
