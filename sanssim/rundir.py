@@ -162,16 +162,12 @@ def _part_problem(
             size = f"{actual:,} bytes, not {wanted:,}: " if actual != wanted else ""
             return f"differs from the manifest ({size}truncated, altered or from another run)"
         return None
-    return _legacy_problem(path, manifest, part, table, start, stop)
+    rows = part.get("rows", {}).get(table)
+    return _legacy_problem(path, rows, manifest.get("run_id"), (start, stop))
 
 
 def _legacy_problem(
-    path: Path,
-    manifest: dict[str, Any],
-    part: dict[str, Any],
-    table: str,
-    start: int,
-    stop: int,
+    path: Path, expected: int | None, run_id: str | None, span: tuple[int, int]
 ) -> str | None:
     """A part written before digests: its rows, run id and game ids must be the manifest's."""
     try:
@@ -188,10 +184,9 @@ def _legacy_problem(
         )
     except (pl.exceptions.PolarsError, OSError) as exc:
         return f"cannot be read ({str(exc).splitlines()[0]})"
-    expected = part.get("rows", {}).get(table)
+    start, stop = span
     if expected is not None and found["rows"] != expected:
         return f"holds {found['rows']} rows, the manifest says {expected}"
-    run_id = manifest.get("run_id")
     if run_id is not None and any(r != run_id for r in found["runs"]):
         return f"holds rows of run {found['runs'][0]}, not {run_id}"
     if found["rows"] and not (start <= found["lo"] and found["hi"] < stop):

@@ -456,5 +456,5 @@ def test_a_bug_of_ours_is_logged_with_what_replays_it(tmp_path, monkeypatch):
     text = (tmp_path / "r" / "errors.log").read_text()
     assert "ZeroDivisionError: bug in our code" in text
     assert f"game 2 (game_seed {game_seed(1, 2)})" in text
-    assert f"replay_game({str((tmp_path / 'r').resolve())!r}, 2)" in text
+    assert f"replay_game({json.dumps(str((tmp_path / 'r').resolve()))}, 2)" in text
     assert table(tmp_path / "r", "results")["game_id"].unique().to_list() == [0, 1, 3]

@@ -323,7 +323,7 @@ def _log_failures(run_dir: Path, part: Part) -> None:
     with open(run_dir / ERRORS_LOG, "a", encoding="utf-8") as log:
         for f in part.failures:
             call = "from sanssim.runner.check import replay_game; "
-            call += f"replay_game({str(run_dir.resolve())!r}, {f['game_id']})"
+            call += f"replay_game({json.dumps(str(run_dir.resolve()))}, {f['game_id']})"
             log.write(
                 f"[{now()}] {f['kind']} failure: game {f['game_id']} (game_seed {f['game_seed']}), "
                 f"seat {f['seat']} ({f['strategy']}), turn {f['turn']}: {f['error']}\n"
