@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import signal
@@ -18,9 +19,10 @@ import click
 
 from sanssim import __version__
 from sanssim.compiled import ENGINES
-from sanssim.errors import SanssimError
+from sanssim.errors import SanssimError, UserInterrupt
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
+from sanssim.runformat import MANIFEST
 from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
 from sanssim.runner.tournament import SEATINGS, SEATINGS_HELP
 
@@ -72,6 +74,15 @@ ENGINE_OPTION = click.option(
 )
 
 
+DECISION_TIMEOUT = click.option(
+    "--decision-timeout",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Seconds a strategy may take for one decision before its game fails (0: no limit).",
+)
+
+
 def executor_options(command: Callable) -> Callable:
     """--workers, --executor, --address and --engine: where and how the games of `run` and
     `tune` are played."""
@@ -85,6 +96,7 @@ def executor_options(command: Callable) -> Callable:
                 show_default=True,
                 help="Play on this machine's cores, or spread chunks over a Ray cluster.",
             ),
+            DECISION_TIMEOUT,
             click.option(
                 "--address",
                 envvar="RAY_ADDRESS",
@@ -195,6 +207,7 @@ def main() -> None:
 def run(ctx: click.Context, **options: object) -> None:
     """Play a seeded batch of games and log every game and turn to Parquet."""
     from sanssim.runner.config import load_experiment
+    from sanssim.runner.grow import grow
     from sanssim.runner.run import default_out, link_latest, plan, resume_plan, with_precision
 
     given = [
@@ -226,10 +239,12 @@ def run(ctx: click.Context, **options: object) -> None:
                 fail(f"--config gives the configuration; drop --{_flag(others)}")
             games = options["games"] if "games" in given else None
             arms = load_experiment(options["experiment"], games)  # type: ignore[arg-type]
-        elif given or not resume:
+        elif (given or not resume) and not (resume and given == ["games"]):
             arms = _arms_from_options(options, given_game_options(ctx))
         if resume:
             run_plan = resume_plan(out, arms)  # type: ignore[arg-type]
+            if arms is None and given == ["games"]:
+                run_plan = grow(run_plan, int(options["games"]), sys.argv)  # type: ignore[call-overload]
             recorded = run_plan.precision.texts if run_plan.precision else ()
             if options["precision"] and tuple(options["precision"]) != recorded:
                 fail(f"--precision differs from the run's ({', '.join(recorded) or 'none'})")
@@ -241,7 +256,13 @@ def run(ctx: click.Context, **options: object) -> None:
     except SanssimError as exc:
         fail(str(exc))
     outcomes, seconds, used = _play(
-        run_plan, str(options["executor"]), address, workers, chunk_size, options["engine"]
+        run_plan,
+        str(options["executor"]),
+        address,
+        workers,
+        chunk_size,
+        float(options["decision_timeout"]),  # type: ignore[arg-type]
+        options["engine"],
     )
     if out is None and not resume:
         link_latest(run_plan.out)
@@ -254,23 +275,27 @@ def _play(
     address: str | None,
     workers: int | None,
     chunk_size: int | None,
+    decision_timeout: float,
     engine: object = None,
 ) -> tuple[list[Outcome], float, int]:
     """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
     to resume. Returns the outcomes, the seconds taken and the workers used."""
     from sanssim.runner.executor import WorkerLost
+    from sanssim.runner.lock import holding
     from sanssim.runner.ray_executor import executor_for
     from sanssim.runner.run import execute
 
     try:
-        executor = executor_for(executor_name, workers, address)
+        executor = executor_for(
+            executor_name, _capped(workers, executor_name), address, decision_timeout
+        )
     except SanssimError as exc:
         fail(str(exc))
     executor.engine = engine  # type: ignore[assignment]
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with executor:
+        with holding(run_plan.out), executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
     except KeyboardInterrupt:
         _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
@@ -278,15 +303,28 @@ def _play(
         _stopped(f"error: {exc}", run_plan.out, EXIT_FAILED)
     except SanssimError as exc:
         fail(str(exc))
-    except OSError as exc:  # a full disk, a file system gone read-only
-        _stopped(
-            f"error: cannot write {exc.filename or run_plan.out}: {exc.strerror}",
-            run_plan.out,
-            EXIT_FAILED,
-        )
+    except OSError as exc:  # a full disk, a file system gone read-only, a bad --out
+        why = f"cannot write {exc.filename or run_plan.out}: {exc.strerror}"
+        if not any((d / MANIFEST).is_file() for d in run_plan.dirs):
+            # nothing was started, so nothing to resume: the place is the user's to fix
+            code = EXIT_FAILED if exc.errno == errno.ENOSPC else EXIT_USAGE
+            click.echo(f"sanssim: error: {why}", err=True)
+            sys.exit(code)
+        _stopped(f"error: {why}", run_plan.out, EXIT_FAILED)
     finally:
         signal.signal(signal.SIGTERM, previous)
     return outcomes, time.perf_counter() - started, executor.workers
+
+
+def _capped(workers: int | None, executor_name: str) -> int | None:
+    """Local workers beyond the cores available only slow the run down: capped, said once."""
+    from sanssim.runner.executor import default_workers
+
+    if workers is None or executor_name != "local" or workers <= default_workers():
+        return workers
+    cores = default_workers()
+    click.echo(f"sanssim: --workers {workers} capped at the {cores} cores available", err=True)
+    return cores
 
 
 def _stopped(why: str, out: Path, code: int) -> NoReturn:
@@ -304,7 +342,7 @@ def _flag(names: list[str]) -> str:
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+    raise UserInterrupt
 
 
 def _arms_from_options(options: dict[str, object], given: dict[str, object]) -> list[Arm]:
@@ -376,6 +414,10 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
     click.echo("a shared win counts 1/k for each of its k winners, as in reports")
     played = sum(o.played for o in outcomes)
     failed = sum(o.failed for o in outcomes)
+    replayed = [f"{o.run_dir}: {part}" for o in outcomes for part in o.replayed]
+    if replayed:
+        more = f" (and {len(replayed) - 1} more)" if len(replayed) > 1 else ""
+        click.echo(f"sanssim: played again a missing or damaged part: {replayed[0]}{more}")
     if played:
         rate = played / seconds if seconds > 0 else 0.0
         click.echo(
@@ -402,7 +444,6 @@ def _print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, work
 
 def _print_precision(run_plan: Plan) -> None:
     """Each target's achieved half-width, and the games the run took to reach it."""
-    from sanssim.runformat import MANIFEST
     from sanssim.runner.batch import read_json
     from sanssim.runner.precision import achieved_text
 
@@ -491,6 +532,25 @@ def _beside(run: Path) -> Path:
 
 
 @main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--sample", default=5, show_default=True, help="Games per run to replay through the engine."
+)
+def check(run_dir: Path, sample: int) -> None:
+    """Verify a run directory: its parts against the manifest, the tables' columns, and a
+    sample of games replayed through the engine."""
+    from sanssim.runner.check import check as check_run
+
+    try:
+        lines = check_run(run_dir, sample)
+    except SanssimError as exc:
+        fail(str(exc))
+    for line in lines:
+        click.echo(line)
+    click.echo("ok")
+
+
+@main.command()
 @GAME_FLAG
 def strategies(game: str) -> None:
     """List a game's strategies, their parameters and how each plays."""
@@ -523,6 +583,7 @@ def strategies(game: str) -> None:
 @click.option("--no-turn-log", is_flag=True, help="Write results only.")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
 @ENGINE_OPTION
+@DECISION_TIMEOUT
 @click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.pass_context
@@ -537,6 +598,9 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     from sanssim.strategies import short_spec
 
     out: Path = options["out"] or default_out()  # type: ignore[assignment]
+    workers = options["workers"]
+    if workers is not None and workers < 1:  # type: ignore[operator]
+        fail(f"--workers must be at least 1, got {workers}")
     try:
         game_type = get_game(str(options["game"]))
         arms = tournament_arms(
@@ -553,7 +617,13 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     except SanssimError as exc:
         fail(str(exc))
     outcomes, seconds, used = _play(
-        run_plan, "local", None, options["workers"], None, options["engine"]
+        run_plan,
+        "local",
+        None,
+        options["workers"],
+        None,
+        options["decision_timeout"],  # type: ignore[arg-type]
+        options["engine"],
     )
     _print_summary(run_plan, outcomes, seconds, used)
     try:
@@ -689,7 +759,13 @@ def tune(ctx: click.Context, **options: object) -> None:
     except SanssimError as exc:
         fail(str(exc))
     search = _tune(
-        plan, out, str(options["executor"]), options["address"], workers, options["engine"]
+        plan,
+        out,
+        str(options["executor"]),
+        options["address"],
+        workers,
+        options["decision_timeout"],
+        options["engine"],
     )  # type: ignore[arg-type]
     _print_tune(search)
 
@@ -700,6 +776,7 @@ def _tune(
     executor_name: str,
     address: str | None,
     workers: int | None,
+    decision_timeout: float,
     engine: object = None,
 ) -> Search:
     """Play a checked tune with one progress bar over its budget; an interrupt keeps the
@@ -708,10 +785,13 @@ def _tune(
 
     from sanssim.runner import tuning
     from sanssim.runner.executor import WorkerLost
+    from sanssim.runner.lock import holding
     from sanssim.runner.ray_executor import executor_for
 
     try:
-        executor = executor_for(executor_name, workers, address)
+        executor = executor_for(
+            executor_name, _capped(workers, executor_name), address, decision_timeout
+        )
     except SanssimError as exc:
         fail(str(exc))
     executor.engine = engine  # type: ignore[assignment]
@@ -727,7 +807,7 @@ def _tune(
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with executor:
+        with holding(out), executor:
             return tuning.run(plan, out, executor, sys.argv, progress)
     except KeyboardInterrupt:
         bar.close()

@@ -15,3 +15,13 @@ class ConfigError(SanssimError):
 
 class IllegalActionError(SanssimError):
     """A choice that is not legal at the current decision; the state is unchanged."""
+
+
+class UserInterrupt(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM sent to sanssim: stops the run, unlike a strategy that raises
+    KeyboardInterrupt, which fails only its game."""
+
+
+class DecisionTimeout(BaseException):
+    """A decision ran past `--decision-timeout`; a BaseException so that a strategy's
+    `except Exception` does not swallow it."""

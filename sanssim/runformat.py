@@ -13,6 +13,7 @@ MANIFEST = "manifest.json"
 INDEX = "index.json"
 TUNE = "tune.json"
 ERRORS_LOG = "errors.log"
+LOCK = ".sanssim.lock"  # pid and host of the process writing the directory
 RESULTS, TURNS = "results", "turns"  # the tables, one directory of parts each
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 from sanssim.games.sanssouci.view import PlayerView
-from sanssim.strategies import Strategy
+from sanssim.strategies import Param, Strategy
 
 FAIL_EVERY = 3  # one player in this many is doomed to raise
 
@@ -43,4 +44,55 @@ class Slow(Strategy):
 
     def choose(self, view: PlayerView, legal: list[int]) -> int:
         time.sleep(0.0005)
+        return legal[0]
+
+
+class Hostile(Strategy):
+    """On its third decision does `how`: exit, interrupt, raise a BaseException, loop
+    forever, print, or (`engine`) hand the engine a state it breaks on."""
+
+    name = "hostile"
+    params = (Param("how", "exit", "exit, interrupt, base, loop, print, swallow or engine"),)
+
+    def __init__(self, rng, **params) -> None:  # noqa: ANN001, ANN003
+        super().__init__(rng, **params)
+        self.decisions = 0
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
+        self.decisions += 1
+        if self.decisions == 3:
+            misbehave(self.how, view)
+        return legal[0]
+
+
+def misbehave(how: str, view: PlayerView) -> None:
+    if how == "exit":
+        sys.exit(3)
+    if how == "interrupt":
+        raise KeyboardInterrupt
+    if how == "base":
+        raise BaseException("not an Exception")
+    if how == "print":
+        print("hello from a strategy")  # noqa: T201
+        print("and on stderr", file=sys.stderr)  # noqa: T201
+    while how in ("loop", "swallow"):
+        try:
+            time.sleep(0.01)
+        except BaseException:  # noqa: BLE001, S110 - swallows the first timeout
+            if how == "loop":
+                raise
+            how = "loop"
+    if how == "engine":
+        view._state.display = None  # the engine then fails on its own line
+
+
+class FailsToStart(Strategy):
+    """Its constructor raises: the strategy's fault, not an internal one."""
+
+    name = "fails-to-start"
+
+    def __init__(self, rng, **params) -> None:  # noqa: ANN001, ANN003
+        raise ValueError("cannot start")
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
         return legal[0]

@@ -25,6 +25,7 @@ from sanssim.errors import SanssimError
 from sanssim.games.sanssouci.measures import preprinted_depth, stale_colours
 from sanssim.games.sanssouci.missions import build as missions_section
 from sanssim.games.sanssouci.missions import holdings
+from sanssim.runformat import part_name
 
 # ---------------------------------------------------------------- statistics
 
@@ -165,6 +166,14 @@ def _edit_manifest(run: Path, **changes: object) -> None:
     (run / "manifest.json").write_text(json.dumps(manifest))
 
 
+def _without_digests(run: Path) -> None:
+    """The manifest of a run written before parts carried digests."""
+    manifest = json.loads((run / "manifest.json").read_text())
+    for part in manifest["parts"]:
+        del part["digests"], part["bytes"]
+    (run / "manifest.json").write_text(json.dumps(manifest))
+
+
 def _report_error(paths: list[Path], out: Path) -> str:
     with pytest.raises(ReportError) as info:
         write_report(paths, out, ["sanssim", "report"])
@@ -203,7 +212,9 @@ def test_bad_run_directories_give_one_line_errors(run_2p: Path, tmp_path: Path) 
     shutil.rmtree(foreign / "results")
     (foreign / "results").mkdir()
     pl.DataFrame({"game_id": [0]}).write_parquet(foreign / "results" / "part-00000.parquet")
-    assert "results lack column(s)" in _report_error([foreign], out)
+    assert "results/part-00000.parquet differs from the manifest" in _report_error([foreign], out)
+    _without_digests(foreign)  # an old run: checked by rows, run id and game ids
+    assert "results/part-00000.parquet cannot be read" in _report_error([foreign], out)
 
     (tmp_path / "a-file").write_text("")
     assert "a-file" in _report_error([run_2p], tmp_path / "a-file")
@@ -211,7 +222,7 @@ def test_bad_run_directories_give_one_line_errors(run_2p: Path, tmp_path: Path) 
     torn = _copy(run_2p, tmp_path / "torn")
     part = sorted((torn / "turns").glob("*.parquet"))[-1]
     part.write_bytes(part.read_bytes()[:300])
-    assert "unreadable run data" in _report_error([torn], out)
+    assert f"turns/{part.name} differs from the manifest" in _report_error([torn], out)
 
 
 def test_mission_points_by_card_add_up_to_the_results(run_2p: Path, tmp_path: Path) -> None:
@@ -414,6 +425,7 @@ def test_redraws_fall_back_to_the_turn_log_without_a_results_column(
     sweep: Path, tmp_path: Path
 ) -> None:
     run = _copy(sweep / "reshuffle", tmp_path)
+    _without_digests(run)  # its parts are rewritten below
     for part in (run / "results").glob("*.parquet"):
         pl.read_parquet(part).drop("reshuffles").write_parquet(part)
     turns = pl.read_parquet(run / "turns")
@@ -434,11 +446,18 @@ def test_a_tiny_run_still_gives_a_report(tmp_path: Path, make_run: Callable[...,
 def test_a_run_holding_two_designs_is_split_into_two_arms(sweep: Path, tmp_path: Path) -> None:
     merged = _copy(sweep / "p2", tmp_path)
     offset = 1000
-    for table in ("results", "turns"):
-        frame = pl.read_parquet(sweep / "p3" / table).with_columns(pl.col("game_id") + offset)
-        frame.write_parquet(merged / table / "part-p3.parquet")
+    _without_digests(merged)  # merged by hand, as an old run: listed, not digested
     manifest = json.loads((merged / "manifest.json").read_text())
-    _edit_manifest(merged, games=None, parts=[*manifest["parts"], {"games": [offset, offset + 60]}])
+    name = part_name(offset, manifest["chunk_size"])
+    rows = {}
+    for table in ("results", "turns"):
+        frame = pl.read_parquet(sweep / "p3" / table).with_columns(
+            pl.col("game_id") + offset, run_id=pl.lit(manifest["run_id"])
+        )
+        frame.write_parquet(merged / table / f"{name}.parquet")
+        rows[table] = frame.height
+    p3 = {"name": name, "games": [offset, offset + 59], "rows": rows}
+    _edit_manifest(merged, games=120, parts=[*manifest["parts"], p3])
     data = load_dataset([merged])
     assert dict(zip(data.arm_labels, data.arms["games"], strict=True)) == {
         "2p, tiles II": 60,

@@ -16,7 +16,8 @@ import pytest
 
 from sanssim.games.sanssouci import SYMBOLS, Components
 from sanssim.games.sanssouci.plugin import GAME
-from sanssim.runner.batch import chunks, read_json
+from sanssim.runformat import MANIFEST
+from sanssim.runner.batch import chunks, read_json, write_json
 from sanssim.runner.config import (
     DEFAULT_STRATEGY,
     Arm,
@@ -246,6 +247,9 @@ def test_the_summary_splits_a_shared_win_and_gives_intervals(tmp_path):
             "winner": [True, True, True, False, True, False],
         }
     ).write_parquet(tmp_path / "results" / "part-00000.parquet")
+    part = {"name": "part-00000", "games": [0, 2], "rows": {"results": 6}}
+    manifest = {"game": "g", "config": {"turn_log": False}, "components": {}, "games": 3}
+    write_json(tmp_path / MANIFEST, {**manifest, "chunk_size": 3, "parts": [part]})
     rows = summary(tmp_path).to_dicts()
     assert [(r["seat"], r["strategy"], r["win_n"]) for r in rows] == [(0, "a", 3), (1, "b", 3)]
     assert [r["win_k"] for r in rows] == [2.5, 0.5]  # the tied game counts half for each
@@ -439,10 +443,10 @@ def test_a_bug_of_ours_is_logged_with_what_replays_it(tmp_path, monkeypatch):
 
     real = job.play_game
 
-    def broken(game_type, game, specs, seed, record=False):
+    def broken(game_type, game, specs, seed, *args):
         if seed == game_seed(1, 2):
             raise ZeroDivisionError("bug in our code")
-        return real(game_type, game, specs, seed, record)
+        return real(game_type, game, specs, seed, *args)
 
     monkeypatch.setattr(job, "play_game", broken)
     run_arms(tmp_path / "r", sweep([2], games=4, engine="python"), workers=1)
@@ -451,5 +455,6 @@ def test_a_bug_of_ours_is_logged_with_what_replays_it(tmp_path, monkeypatch):
     assert failure["game_seed"] == game_seed(1, 2) and failure["seat"] is None
     text = (tmp_path / "r" / "errors.log").read_text()
     assert "ZeroDivisionError: bug in our code" in text
-    assert f"game 2 (game_seed {game_seed(1, 2)})" in text and '"n_players": 2' in text
+    assert f"game 2 (game_seed {game_seed(1, 2)})" in text
+    assert f"replay_game({json.dumps(str((tmp_path / 'r').resolve()))}, 2)" in text
     assert table(tmp_path / "r", "results")["game_id"].unique().to_list() == [0, 1, 3]

@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.analysis.errors import ReportError
+from sanssim.rundir import RunDamaged, check_manifest, scan, tables_of
 from sanssim.runformat import INDEX, MANIFEST, RESULTS, SCHEMA_VERSIONS, TURNS, part_span
 
 
@@ -83,12 +84,17 @@ def open_run(path: Path, results_columns: list[str]) -> Run:
             f"{path}: run schema version {version!r}, "
             f"this sanssim reads {SCHEMA_VERSIONS[-1]} or older"
         )
-    _check_complete(path, manifest)
-    results = _scan(path / RESULTS, required=True)
+    try:
+        check_manifest(path, manifest)
+        _check_complete(path, manifest)
+        results = scan(path, manifest, RESULTS)
+        turns = scan(path, manifest, TURNS) if TURNS in tables_of(manifest) else None
+    except RunDamaged as exc:
+        raise ReportError(str(exc)) from None
     missing = [c for c in results_columns if c not in results.collect_schema().names()]
     if missing:
         raise ReportError(f"{path}: results lack column(s) {', '.join(missing)}")
-    return Run(path, manifest, results, _scan(path / TURNS, required=False))
+    return Run(path, manifest, results, turns)
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
@@ -128,12 +134,3 @@ def _check_complete(path: Path, manifest: dict[str, Any]) -> None:
         raise ReportError(
             f"{path}: the manifest says complete but its parts hold {done} of {planned} games"
         )
-
-
-def _scan(folder: Path, required: bool) -> pl.LazyFrame | None:
-    files = sorted(folder.glob("*.parquet"))
-    if not files:
-        if required:
-            raise ReportError(f"{folder}: no parquet parts")
-        return None
-    return pl.scan_parquet(files)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import shlex
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -19,13 +21,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sanssim import __version__
-from sanssim.runformat import ERRORS_LOG, INDEX, MANIFEST, SCHEMA_VERSION, part_name, part_span
+from sanssim.rundir import damage, digest, strays
+from sanssim.runformat import (
+    ERRORS_LOG,
+    INDEX,
+    LOCK,
+    MANIFEST,
+    SCHEMA_VERSION,
+    part_name,
+    part_span,
+)
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
 
 MAX_CHUNK = 1000
 CHUNKS_PER_WORKER = 4
 TEMP_MARK = ".tmp-"
+PART_FILE = re.compile(r"part-\d{5,}\.parquet")
 
 
 @dataclass(frozen=True)
@@ -38,6 +50,7 @@ class Part:
     rows: dict[str, int]
     failures: tuple[dict[str, Any], ...]
     engine: str = "python"  # which engine played it (information only: the games are the same)
+    output: str = ""  # what the chunk's strategies printed
 
 
 class Job(Protocol):
@@ -59,6 +72,7 @@ class Outcome:
     done: int  # games finished in the run so far
     failed: int  # failed games in the run so far
     seconds: float
+    replayed: tuple[str, ...] = ()  # listed parts found missing or damaged, played again
 
 
 def now() -> str:
@@ -124,7 +138,7 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
     check_writable(path)
     if not path.exists():
         return False
-    if not any(path.iterdir()):
+    if not any(p.name != LOCK for p in path.iterdir()):
         return False
     if force:
         remove_tree(path)
@@ -222,6 +236,9 @@ def run_batch(
         (run_dir / table).mkdir(exist_ok=True)
         for stale in (run_dir / table).glob(f".*{TEMP_MARK}*"):
             stale.unlink()
+    for stale in run_dir.glob(f".{MANIFEST}{TEMP_MARK}*"):
+        stale.unlink()
+    replayed = _drop_damaged(run_dir, manifest)
     todo = chunks(job.games, chunk_size, (p["games"][0] for p in manifest["parts"]))
     if until is not None:
         todo = [chunk for chunk in todo if chunk[0] < until]
@@ -231,8 +248,9 @@ def run_batch(
         name = part_name(part.start, chunk_size)
         for table, data in part.tables.items():
             write_atomic(run_dir / table / f"{name}.parquet", data)
-        if part.failures:
-            _log_failures(run_dir, manifest, part.failures)
+        tables = list(part.tables)
+        if part.failures or part.output:
+            _log_failures(run_dir, part)
         manifest["parts"].append(
             {
                 "name": name,
@@ -242,6 +260,8 @@ def run_batch(
                 "rows": part.rows,
                 "failed": len(part.failures),
                 "engine": part.engine,
+                "bytes": {t: len(part.tables[t]) for t in tables},
+                "digests": {t: digest(part.tables[t]) for t in tables},
             }
         )
         manifest["parts"].sort(key=lambda p: p["games"][0])
@@ -262,7 +282,29 @@ def run_batch(
         done=games_done(manifest),
         failed=len(manifest["failures"]),
         seconds=(datetime.now(UTC) - start_time).total_seconds(),
+        replayed=replayed,
     )
+
+
+def _drop_damaged(run_dir: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
+    """Resuming a run it owns: a listed part that is missing or damaged is dropped from
+    the manifest (with its failures) so that it is played again; an unlisted file named
+    like a part is removed (its chunk is played again); any other stray file is refused."""
+    found = list(damage(run_dir, manifest))
+    names = {d.part for d in found}
+    for d in found:
+        manifest["failures"] = [
+            f for f in manifest["failures"] if not d.start <= f["game_id"] < d.stop
+        ]
+    manifest["parts"] = [p for p in manifest["parts"] if p["name"] not in names]
+    for stray in strays(run_dir, manifest):
+        if not PART_FILE.fullmatch(stray.name):
+            raise RunError(f"{stray} is not a part of this run; move it out of {run_dir} to resume")
+        stray.unlink()
+    if found:
+        manifest["status"] = "incomplete"
+        write_json(run_dir / MANIFEST, manifest)
+    return tuple(f"{d.part} ({d.reason})" for d in found)
 
 
 def _upgrade(manifest: dict[str, Any]) -> None:
@@ -277,14 +319,17 @@ def _upgrade(manifest: dict[str, Any]) -> None:
     manifest["schema_version"] = SCHEMA_VERSION
 
 
-def _log_failures(run_dir: Path, manifest: dict[str, Any], failures: Iterable[dict]) -> None:
-    """errors.log keeps what the manifest leaves out: the traceback and how to replay."""
-    config = json.dumps(manifest.get("config"), sort_keys=True)
+def _log_failures(run_dir: Path, part: Part) -> None:
+    """errors.log keeps what the manifest leaves out: the traceback, a command that
+    replays the game (and raises its error again), and what strategies printed."""
     with open(run_dir / ERRORS_LOG, "a", encoding="utf-8") as log:
-        for f in failures:
+        for f in part.failures:
+            call = "from sanssim.runner.check import replay_game; "
+            call += f"replay_game({json.dumps(str(run_dir.resolve()))}, {f['game_id']})"
             log.write(
                 f"[{now()}] {f['kind']} failure: game {f['game_id']} (game_seed {f['game_seed']}), "
                 f"seat {f['seat']} ({f['strategy']}), turn {f['turn']}: {f['error']}\n"
-                f"  replay: sanssim.runner.play.play_game(Game(config), specs, {f['game_seed']}) "
-                f"with config {config}\n{f['traceback']}\n"
+                f"  replay: python -c {shlex.quote(call)}\n{f['traceback']}\n"
             )
+        if part.output:
+            log.write(f"[{now()}] output of games {part.start}..{part.stop - 1}:\n{part.output}\n")

@@ -32,6 +32,9 @@ class RunError(SanssimError):
     """A run that cannot start: bad options, bad experiment file, unusable output directory."""
 
 
+MAX_GAMES = 10**9  # per arm: beyond it the plan's list of chunks no longer fits in memory
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """One arm: a game and player count, how many games from which master seed, who plays,
@@ -149,6 +152,8 @@ def build_config(
     game_type.check_players(n_players)
     if games < 1:
         raise RunError(f"games must be at least 1, got {games}")
+    if games > MAX_GAMES:
+        raise RunError(f"games must be at most {MAX_GAMES:,} per arm, got {games:,}")
     if seed < 0:
         raise RunError(f"seed must be 0 or more, got {seed}")
     if not isinstance(turn_log, bool):
@@ -278,6 +283,12 @@ def _experiment_arms(path: Path, name: str, options: dict[str, Any]) -> list[Arm
     game_type = get_game(game)
     players = options.pop("players", list(DEFAULT_PLAYERS))
     counts = players if isinstance(players, list) else [players]
+    if not counts:
+        raise RunError("players = [] names no player count")
+    strategy = options.get("strategy", DEFAULT_STRATEGY)
+    texts = strategy if isinstance(strategy, list) else [strategy]
+    if not texts or not all(isinstance(t, str) for t in texts):
+        raise RunError(f"strategy must be a spec or a list of specs, got {strategy!r}")
     components = options.pop("components", None)
     components_file = None
     if components is not None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -22,6 +24,8 @@ Chunk = tuple[int, int]
 # Chunks queued per worker: enough to keep workers busy, few enough to keep memory flat.
 QUEUE_PER_WORKER = 2
 LOST = "a worker process died before finishing its games"
+PARENT_POLL = 1.0  # seconds between a worker's checks that its driver is alive
+DEFAULT_DECISION_TIMEOUT = 60.0  # seconds a strategy may take for one decision; 0: no limit
 
 
 class WorkerLost(RunError):
@@ -38,6 +42,7 @@ class Executor(ABC):
     # The engine every arm is played on (`auto`, `compiled`, `python`), when a command says;
     # None: each arm's own (`RunConfig.engine`). It changes how games are played, never which.
     engine: str | None = None
+    decision_timeout: float = DEFAULT_DECISION_TIMEOUT  # what the games it plays may take
 
     @abstractmethod
     def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
@@ -73,6 +78,7 @@ class LocalExecutor(Executor):
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start,
+                initargs=(os.getpid(),),
             )
         todo = iter(chunks)
         limit = self.workers * QUEUE_PER_WORKER
@@ -106,6 +112,14 @@ class LocalExecutor(Executor):
         self._pending = set()
 
 
-def _worker_start() -> None:
-    """Workers leave Ctrl-C to the driver, which stops them and keeps finished parts."""
+def _worker_start(driver: int) -> None:
+    """Workers leave Ctrl-C to the driver, which stops them and keeps finished parts, and
+    exit soon after the driver is gone (killed with SIGKILL, it cannot stop them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(driver,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)

@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import contextlib
 import io
+import signal
+import threading
 import traceback
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
-import polars as pl
-
 from sanssim.compiled import COMPILED, ChunkRefused, Core, core_for
-from sanssim.errors import IllegalActionError
+from sanssim.errors import UserInterrupt
 from sanssim.games.contract import checked_frames
+from sanssim.rundir import parquet_bytes
 from sanssim.runformat import RESULTS, TURNS
 from sanssim.runner.batch import Part
 from sanssim.runner.config import RunConfig
-from sanssim.runner.play import GameFailure, game_seed, play_game
+from sanssim.runner.play import (
+    INTERNAL,
+    GameFailure,
+    game_seed,
+    play_game,
+)
 
 
 @dataclass(frozen=True)
@@ -25,6 +34,7 @@ class GameJob:
 
     config: RunConfig
     run_id: str
+    decision_timeout: float = 0.0  # seconds a decision may take (0: no limit)
 
     @property
     def games(self) -> int:
@@ -46,23 +56,28 @@ class GameJob:
                 return self._compiled_chunk(core, game, specs, start, stop)
         finished: list[tuple[int, int, Any]] = []
         failures = []
-        for game_id in range(start, stop):
-            seed = game_seed(config.seed, game_id)
-            try:
-                state = play_game(game_type, game, specs, seed, config.turn_log)
-            except Exception as exc:  # keep the run going, keep the evidence
-                failures.append(_failure(game_id, seed, exc))
-                continue
-            finished.append((game_id, seed, state))
+        output = io.StringIO()  # what strategies print goes to errors.log, not the terminal
+        with _interruptible(), redirect_stdout(output), redirect_stderr(output):
+            for game_id in range(start, stop):
+                seed = game_seed(config.seed, game_id)
+                try:
+                    state = play_game(
+                        game_type, game, specs, seed, config.turn_log, None, self.decision_timeout
+                    )
+                except Exception as exc:  # keep the run going, keep the evidence
+                    failures.append(_failure(game_id, seed, exc))
+                    continue
+                finished.append((game_id, seed, state))
         frames = checked_frames(
             game_type, self.run_id, game, config.strategies, finished, config.turn_log
         )
         return Part(
             start=start,
             stop=stop,
-            tables={name: _parquet(df) for name, df in frames.items()},
+            tables={name: parquet_bytes(df) for name, df in frames.items()},
             rows={name: df.height for name, df in frames.items()},
             failures=tuple(failures),
+            output=output.getvalue(),
         )
 
     def _compiled_chunk(self, core: Core, game: Any, specs: list, start: int, stop: int) -> Part:
@@ -76,7 +91,7 @@ class GameJob:
         return Part(
             start=start,
             stop=stop,
-            tables={name: _parquet(df) for name, df in frames.items()},
+            tables={name: parquet_bytes(df) for name, df in frames.items()},
             rows={name: df.height for name, df in frames.items()},
             failures=(),
             engine=COMPILED,
@@ -86,11 +101,6 @@ class GameJob:
 def _failure(game_id: int, seed: int, exc: Exception) -> dict[str, Any]:
     """A failed game for the manifest: a strategy's fault, or ours (an engine or log bug)."""
     cause = exc.__cause__ or exc
-    where = traceback.extract_tb(cause.__traceback__)[-1].filename if cause.__traceback__ else ""
-    in_engine = "sanssim/games/" in where and "strateg" not in where
-    ours = not isinstance(exc, GameFailure) or (
-        not isinstance(cause, IllegalActionError) and in_engine
-    )
     failed = exc if isinstance(exc, GameFailure) else None
     return {
         "game_id": game_id,
@@ -98,13 +108,28 @@ def _failure(game_id: int, seed: int, exc: Exception) -> dict[str, Any]:
         "seat": failed.seat if failed else None,
         "strategy": failed.strategy if failed else None,
         "turn": failed.turn if failed else None,
-        "kind": "internal" if ours else "strategy",
+        "kind": failed.kind if failed else INTERNAL,
         "error": failed.error if failed else f"{type(exc).__name__}: {exc}",
         "traceback": "".join(traceback.format_exception(cause)),
     }
 
 
-def _parquet(df: pl.DataFrame) -> bytes:
-    buffer = io.BytesIO()
-    df.write_parquet(buffer)
-    return buffer.getvalue()
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """In the driver's own process, Ctrl-C raises UserInterrupt, which stops the run,
+    while a KeyboardInterrupt a strategy raises fails only its game (workers ignore
+    Ctrl-C: the driver stops them)."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        raise UserInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -27,7 +27,9 @@ from sanssim.analysis.precision import (
     outcomes,
     should_stop,
 )
-from sanssim.runformat import RESULTS
+from sanssim.rundir import scan
+from sanssim.runformat import MANIFEST, RESULTS
+from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunError
 
 SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
@@ -134,7 +136,7 @@ def evaluate(
     """Should the run stop at `look`? Reads only games below the look of each arm."""
     frames = {
         arm: outcomes(
-            pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet"))).filter(
+            scan(path, read_json(path / MANIFEST), RESULTS, deep=False).filter(
                 pl.col("game_id") < look
             ),
             precision.metrics,

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from sanssim.errors import SanssimError
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import (
+    DEFAULT_DECISION_TIMEOUT,
     QUEUE_PER_WORKER,
     Chunk,
     Executor,
@@ -136,10 +137,15 @@ class RayExecutor(Executor):
             self._ray.shutdown()
 
 
-def executor_for(name: str, workers: int | None = None, address: str | None = None) -> Executor:
+def executor_for(
+    name: str,
+    workers: int | None = None,
+    address: str | None = None,
+    decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
+) -> Executor:
     """What `--executor NAME` means: this machine's process pool, or Ray (imported only
     then). `address` is Ray's alone; the local executor ignores it (it may come from
     $RAY_ADDRESS)."""
-    if name == "local":
-        return LocalExecutor(workers)
-    return RayExecutor(address, workers)
+    executor = LocalExecutor(workers) if name == "local" else RayExecutor(address, workers)
+    executor.decision_timeout = decision_timeout
+    return executor

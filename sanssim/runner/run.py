@@ -15,6 +15,7 @@ from sanssim import __version__
 from sanssim.analysis.stats import mean_table, rate_table
 from sanssim.compiled import COMPILED, PYTHON, core_for, prepare
 from sanssim.games import DEFAULT_GAME, get_game
+from sanssim.rundir import scan
 from sanssim.runformat import INDEX, MANIFEST, RESULTS, SCHEMA_VERSION
 from sanssim.runner import precision
 from sanssim.runner.batch import (
@@ -250,7 +251,7 @@ def execute(
     for arm, config, run_dir, continuing in zip(
         run_plan.arms, played_on, run_plan.dirs, run_plan.continuing, strict=True
     ):
-        job = GameJob(config, arm.config.fingerprint())
+        job = GameJob(config, arm.config.fingerprint(), executor.decision_timeout)
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
             header = _header(arm.config, command)
@@ -310,6 +311,7 @@ def _merged(outcomes: list[Outcome]) -> Outcome:
         done=last.done,
         failed=last.failed,
         seconds=sum(o.seconds for o in outcomes),
+        replayed=tuple(part for o in outcomes for part in o.replayed),
     )
 
 
@@ -318,11 +320,15 @@ def summary(run_dir: Path) -> pl.DataFrame:
     (`win_*`, Wilson interval), a shared win split 1/k as in reports, from the results parts."""
     from sanssim.analysis.generic import win_share  # imports matplotlib: only when summing up
 
-    files = sorted((run_dir / RESULTS).glob("*.parquet"))
-    if not files:
+    manifest = read_json(run_dir / MANIFEST)
+    if not manifest["parts"]:
         return pl.DataFrame()
     # win_share splits a win within each (run, game): here one run.
-    results = pl.scan_parquet(files).with_columns(run=pl.lit(0)).with_columns(win=win_share())
+    results = (
+        scan(run_dir, manifest, RESULTS, deep=False)
+        .with_columns(run=pl.lit(0))
+        .with_columns(win=win_share())
+    )
     by = ["seat", "strategy"]
     scores = mean_table(results, by, {"total": pl.col("total")})
     return scores.join(rate_table(results, by, {"win": pl.col("win")}), on=by).sort("seat")

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.errors import SanssimError
+from sanssim.rundir import scan
 from sanssim.runformat import INDEX, MANIFEST, RESULTS, TURNS
 from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
@@ -39,7 +40,7 @@ def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.
     manifest = read_json(run_dir / MANIFEST)
     config = config_from(run_dir)
     game_type = config.game_type
-    results = _rows(run_dir / RESULTS, game_id).sort("seat")
+    results = _rows(run_dir, manifest, RESULTS, game_id).sort("seat")
     if results.height == 0:
         failed = [f for f in manifest.get("failures", []) if f["game_id"] == game_id]
         if failed:
@@ -48,7 +49,7 @@ def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.
     seed = results["game_seed"][0]
     game = config.game()
     if config.turn_log:
-        turns = _rows(run_dir / TURNS, game_id).sort("turn")
+        turns = _rows(run_dir, manifest, TURNS, game_id).sort("turn")
     else:  # no turn log: the strategies replay the game, so they must be installed
         state = play_game(game_type, game, config.specs(), seed, record=True)
         turns = game_type.turn_frame(results["run_id"][0], game, [(game_id, state)])
@@ -59,11 +60,8 @@ def load_game(run_dir: Path, game_id: int) -> tuple[RunConfig, pl.DataFrame, pl.
     return config, results, turns, final
 
 
-def _rows(table_dir: Path, game_id: int) -> pl.DataFrame:
-    files = sorted(table_dir.glob("*.parquet"))
-    if not files:
-        raise RunError(f"{table_dir} holds no parts")
-    return pl.scan_parquet(files).filter(pl.col("game_id") == game_id).collect()
+def _rows(run_dir: Path, manifest: dict[str, Any], table: str, game_id: int) -> pl.DataFrame:
+    return scan(run_dir, manifest, table).filter(pl.col("game_id") == game_id).collect()
 
 
 def _check_turn(turns: pl.DataFrame, game_id: int, turn: int | None) -> None:

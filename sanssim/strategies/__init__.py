@@ -58,8 +58,10 @@ def resolve(spec: str, game: str = DEFAULT_GAME) -> StrategySpec:
     elif class_name.isidentifier():
         try:
             module = importlib.import_module(name)
-        except ImportError as exc:
-            raise StrategyError(f"cannot import strategy module {name!r}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a user's module: a syntax error, a raise
+            raise StrategyError(
+                f"cannot import strategy module {name!r}: {type(exc).__name__}: {exc}"
+            ) from None
         if not hasattr(module, class_name):
             raise StrategyError(f"module {name!r} has no class {class_name!r}")
         cls = _load_class(f"{name}:{class_name}", getattr(module, class_name))

@@ -7,6 +7,7 @@ random generator, so it may keep state across the decisions of that game.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -30,6 +31,7 @@ class Param:
     default: int | float | bool | str
     help: str
     choices: tuple[str, ...] = ()
+    minimum: float | None = None  # the smallest value that makes sense, when there is one
 
     def parse(self, text: str, strategy: str) -> int | float | bool | str:
         kind = type(self.default)
@@ -44,12 +46,20 @@ class Param:
                 if lowered not in ("true", "false", "1", "0", "yes", "no"):
                     raise ValueError
                 return lowered in ("true", "1", "yes")
-            return kind(text)
+            value = kind(text)
         except ValueError:
             raise StrategyError(
                 f"strategy {strategy!r}: parameter {self.name} must be "
                 f"{kind.__name__}, got {text!r}"
             ) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise StrategyError(f"strategy {strategy!r}: parameter {self.name} must be finite")
+        if self.minimum is not None and value < self.minimum:  # type: ignore[operator]
+            raise StrategyError(
+                f"strategy {strategy!r}: parameter {self.name} must be at least "
+                f"{self.minimum:g}, got {text}"
+            )
+        return value
 
 
 class Strategy:

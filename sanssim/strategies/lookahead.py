@@ -32,8 +32,8 @@ class LookaheadStrategy(PlayOut):
     name = "lookahead"
     summary = "flat Monte Carlo over heuristic's best options, heuristic rollouts to game end"
     params = (
-        Param("rollouts", 32, "rollouts per decision, shared by the options tried"),
-        Param("width", 4, "how many of heuristic's best options are tried"),
+        Param("rollouts", 32, "rollouts per decision, shared by the options tried", minimum=1),
+        Param("width", 4, "how many of heuristic's best options are tried", minimum=1),
     )
 
     def scoring(self) -> str:

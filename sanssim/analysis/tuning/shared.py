@@ -15,8 +15,10 @@ import polars as pl
 from sanssim.analysis import fmt, paired, quality
 from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Para, Table
+from sanssim.analysis.errors import ReportError
 from sanssim.analysis.generic import margin
 from sanssim.games import get_game
+from sanssim.rundir import check_manifest, scan
 from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.seeding import derive_seed
 
@@ -194,19 +196,28 @@ def _group_forms(folder: Path, data: dict[str, Any]) -> list[Block]:
 
 def _with_sides(path: Path) -> pl.LazyFrame:
     """A final arm's results with each row's `side` (its team, if the game has teams)."""
-    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
-    results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
-    return quality.sided(results, quality.manifest_teams(manifest))
+    manifest = _manifest(path)
+    return quality.sided(scan(path, manifest, RESULTS), quality.manifest_teams(manifest))
 
 
 def _group_part(game_type: Any, group: str, path: Path) -> obj.Part:
     """One final arm's games and its grouped measure, valued by the game it played."""
-    manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    manifest = _manifest(path)
     config = manifest["config"]
     game = game_type.new_game(
         config["n_players"],
         game_type.options_from_config(config),
         game_type.components_from_manifest(manifest["components"]),
     )
-    results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
+    results = scan(path, manifest, RESULTS)
     return obj.Part("final", results, groups=game_type.groups()[group].values(results, game))
+
+
+def _manifest(path: Path) -> dict[str, Any]:
+    """An arm's manifest, checked, or one line naming what is wrong with it."""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReportError(f"{path}: unreadable {MANIFEST}: {exc}") from None
+    check_manifest(path, manifest)
+    return manifest

@@ -31,6 +31,11 @@ from sanssim.games.base import read_component_file
 COLOURS: tuple[str, ...] = ("white", "blue", "green", "red", "black")
 TOKEN_NAMES: tuple[str, ...] = (*COLOURS, "gold")
 LEVELS: tuple[int, ...] = (1, 2, 3)
+# Bounds on component data (the printed game stays far below them): larger values are
+# no game the rules can play, and the engine's lookup tables grow with them.
+MAX_COST = 30  # gems of one colour a card may cost
+MAX_POINTS = 99  # prestige points of a card or a noble
+MAX_REQUIREMENT = 90  # bonuses of one colour a noble may need (there are 90 cards)
 CARD_FIELDS: tuple[str, ...] = ("id", "level", "bonus", "points", *COLOURS)
 NOBLE_FIELDS: tuple[str, ...] = ("id", "points", *COLOURS)
 CARDS_FILE, NOBLES_FILE = "cards.csv", "nobles.csv"
@@ -144,8 +149,8 @@ def _build(
             raise ComponentError(
                 f"{where}: field 'bonus' must be one of {', '.join(COLOURS)}, got {bonus!r}"
             )
-        points = _int(where, row, "points", 0)
-        cost = tuple(_int(where, row, c, 0) for c in COLOURS)
+        points = _int(where, row, "points", 0, MAX_POINTS)
+        cost = tuple(_int(where, row, c, 0, MAX_COST) for c in COLOURS)
         if not any(cost):
             raise ComponentError(f"{where}: the cost must be at least one gem")
         cards.append(Card(i, level, COLOURS.index(bonus), points, cost))
@@ -154,8 +159,8 @@ def _build(
         where = f"{source} {NOBLES_FILE} row {i + 1}"
         if _int(where, row, "id", 0) != i:
             raise ComponentError(f"{where}: field 'id' must be {i} (ids follow the row order)")
-        points = _int(where, row, "points", 0)
-        requirement = tuple(_int(where, row, c, 0) for c in COLOURS)
+        points = _int(where, row, "points", 0, MAX_POINTS)
+        requirement = tuple(_int(where, row, c, 0, MAX_REQUIREMENT) for c in COLOURS)
         if not any(requirement):
             raise ComponentError(f"{where}: the requirement must be at least one bonus")
         nobles.append(Noble(i, points, requirement))

@@ -22,6 +22,7 @@ from sanssim.analysis import objective as obj
 from sanssim.analysis.objective import Objective
 from sanssim.games import GameType
 from sanssim.games.base import OptionValue
+from sanssim.rundir import scan
 from sanssim.runformat import MANIFEST, RESULTS, TUNE, TURNS
 from sanssim.runner.batch import check_out_dir, now, read_json, write_json
 from sanssim.runner.config import Arm, build_config
@@ -329,12 +330,9 @@ def play(
     by_candidate: dict[int, list[obj.Part]] = {}
     for k, (candidate, arm) in enumerate(new):
         path = search.out / arm.name  # type: ignore[operator]
-        results = pl.scan_parquet(sorted((path / RESULTS).glob("*.parquet")))
-        turns = (
-            pl.scan_parquet(sorted((path / TURNS).glob("*.parquet")))
-            if arm.config.turn_log
-            else None
-        )
+        manifest = read_json(path / MANIFEST)
+        results = scan(path, manifest, RESULTS, deep=False)
+        turns = scan(path, manifest, TURNS, deep=False) if arm.config.turn_log else None
         groups = None
         if tune.objective.grouped:
             groups = tune.game_type.groups()[tune.objective.group].values(

@@ -140,6 +140,11 @@ def test_a_user_directory_may_change_counts(tmp_path):
         (lambda c: c.replace("id,level", "ident,level"), "header"),
         (lambda c: c.replace("0,1,white,0,0,3,0,0,0", "0,1,white,0,0,3,0,0"), "row 1: expected 9"),
         (lambda c: c + "90,1,white,-1,1,0,0,0,0\n", "row 91: field 'points'"),
+        (
+            lambda c: c + "90,1,white,0,300,0,0,0,0\n",
+            "row 91: field 'white' must be an integer 0-30",
+        ),
+        (lambda c: c + "90,1,white,40000,1,0,0,0,0\n", "row 91: field 'points'"),
     ],
 )
 def test_bad_card_rows_are_one_line_errors_naming_row_and_field(tmp_path, edit, expected):
@@ -154,6 +159,9 @@ def test_bad_noble_rows_and_missing_files(tmp_path):
     nobles = (PACKAGE / "nobles.csv").read_text().replace("5,3,3,3,3,0,0", "5,3,0,0,0,0,0")
     with pytest.raises(ComponentError, match=r"nobles.csv row 6: the requirement"):
         load_components(write(tmp_path, nobles=nobles))
+    huge = (PACKAGE / "nobles.csv").read_text().replace("5,3,3,3,3,0,0", "5,3,5000,3,3,0,0")
+    with pytest.raises(ComponentError, match=r"nobles.csv row 6: field 'white' must be an integer"):
+        load_components(write(tmp_path, nobles=huge))
     with pytest.raises(ComponentError, match="must be a directory"):
         read_directory(tmp_path / "nowhere")
     (tmp_path / "nobles.csv").unlink()
