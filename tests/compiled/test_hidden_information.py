@@ -52,7 +52,14 @@ def compiled_choices_until_public_diverges(name: str, state: State, twin: State)
     return compared
 
 
-@pytest.mark.parametrize("name", [*BUILT_IN, "heuristic-tuned"])
+COMPILED = [name for name in [*BUILT_IN, "heuristic-tuned"] if CORE.supports([resolve(name)])]
+
+
+def test_the_compiled_strategies_are_the_built_ins_but_ismcts() -> None:
+    assert len(COMPILED) == len(BUILT_IN) and not any(n.startswith("ismcts") for n in COMPILED)
+
+
+@pytest.mark.parametrize("name", COMPILED)
 def test_compiled_choices_ignore_hidden_information(name: str) -> None:
     for state, twin in hidden_twins():
         assert compiled_choices_until_public_diverges(name, state, twin) >= 10

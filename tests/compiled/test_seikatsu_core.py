@@ -24,6 +24,7 @@ from sanssim.games.seikatsu.core import SeikatsuCore
 from sanssim.games.seikatsu.plugin import GAME
 from sanssim.runner.play import game_seed, play_game
 from sanssim.strategies import resolve
+from sanssim.strategies.base import StrategyError
 
 CORE = SeikatsuCore()
 RANDOM_GAMES = 300
@@ -167,7 +168,8 @@ def test_supports_only_what_is_compiled() -> None:
     assert supported("random", "greedy", "heuristic:koi=-1.0,birds=-2.0", "lookahead:width=9")
     assert not supported("random", "heuristic:fill=-0.1")  # a negative set size
     assert not supported("heuristic:team=-1.0")
-    assert not supported("heuristic:birds=nan")
-    assert not supported("heuristic:rows=inf")
+    for infinite in ("heuristic:birds=nan", "heuristic:rows=inf"):  # refused before a core
+        with pytest.raises(StrategyError, match="must be finite"):
+            supported(infinite)
     assert not supported("heuristic:birds=1e300,rows=1e300")  # inf - inf: a NaN score
     assert not supported("random", "lookahead:rollouts=10000000000000000")

@@ -147,7 +147,8 @@ def test_supports_only_compiled_strategies():
     class Copycat(RandomStrategy):  # a Python strategy: no compiled form, whatever its code
         name = "copycat"
 
-    assert not core.supports([resolve("random", "splendor"), StrategySpec("copycat", Copycat, ())])
+    copycat = StrategySpec("copycat", Copycat, (), "splendor")
+    assert not core.supports([resolve("random", "splendor"), copycat])
 
 
 def test_a_game_where_greedy_raises_stops_the_compiled_chunk(tmp_path):
