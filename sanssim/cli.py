@@ -37,6 +37,18 @@ EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
 
 
+class OutPath(click.Path):
+    """A folder to write: never the empty string, which would mean the current folder."""
+
+    def __init__(self) -> None:
+        super().__init__(path_type=Path)
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        if isinstance(value, str) and not value.strip():
+            self.fail("must not be empty", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def fail(message: str) -> NoReturn:
     """A user's mistake: one line on stderr, exit code 2, no traceback."""
     click.echo(f"sanssim: error: {message}", err=True)
@@ -194,7 +206,7 @@ def main() -> None:
     "diff:ARM-ARM:METRIC=HALFWIDTH targets the paired difference of two arms, played in "
     "lockstep. Several allowed. Metrics: " + PRECISION_METRICS + ".",
 )
-@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
+@click.option("--out", type=OutPath(), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.option("--resume", is_flag=True, help="Finish the run in --out, with its own configuration.")
 @click.option(
@@ -502,7 +514,7 @@ def show(
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=OutPath(),
     help="Report directory (default: RUN-report next to the first run).",
 )
 @click.option("--force", is_flag=True, help="Write into an --out folder holding something else.")
@@ -584,7 +596,7 @@ def strategies(game: str) -> None:
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
 @ENGINE_OPTION
 @DECISION_TIMEOUT
-@click.option("--out", type=click.Path(path_type=Path), help="Run directory (default runs/<time>).")
+@click.option("--out", type=OutPath(), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.pass_context
 def tournament(ctx: click.Context, names: str, **options: object) -> None:
@@ -696,9 +708,7 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
 @click.option("--seed", default=1, show_default=True, help="Seed of the whole search.")
 @game_option_flags
 @executor_options
-@click.option(
-    "--out", type=click.Path(path_type=Path), help="Tune directory (default runs/<time>)."
-)
+@click.option("--out", type=OutPath(), help="Tune directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.option("--resume", is_flag=True, help="Finish the tune in --out, with its own settings.")
 @click.pass_context

@@ -323,3 +323,18 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, monkeypatch, files, 
     _one_line_error(result, words)
     assert "--resume" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "tournament", "tune", "report"])
+def test_an_empty_out_is_refused_and_nothing_is_written(tmp_path, monkeypatch, command):
+    """`--out ''` would be the current folder: refused as a usage error, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    first = {
+        "run": ["run", "--games", "5"],
+        "tournament": ["tournament", "--strategies", "random,greedy", "--games", "2"],
+        "tune": ["tune", "-s", "heuristic:option=0.1..0.4", "--against", "random"],
+        "report": ["report", str(tmp_path / "missing")],
+    }[command]
+    result = CliRunner().invoke(main, [*first, "--out", ""])
+    assert result.exit_code == 2 and "must not be empty" in result.output
+    assert list(tmp_path.iterdir()) == []

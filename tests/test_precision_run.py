@@ -83,6 +83,8 @@ def test_a_paired_difference_plays_both_arms_in_lockstep(tmp_path: Path) -> None
         (["--precision", "seat0_win"], "expected METRIC=HALFWIDTH"),
         (["--precision", "wins=0.1"], "unknown metric 'wins'"),
         (["--precision", "seat0_win=-1"], "half-width must be a positive number"),
+        (["--precision", "seat0_win=inf"], "half-width must be a positive number"),
+        (["--precision", "seat0_win=nan"], "half-width must be a positive number"),
         (["--precision", "diff:a-b:mean_total=1"], "is not two arms joined by '-'"),
         (["--precision", "seat0_win=0.1", "--games", "100"], "--games (the cap) of at least 200"),
     ],

@@ -9,6 +9,7 @@ same whatever the workers, the chunk size or the executor, and after a resume.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ def parse(texts: Sequence[str], arms: Sequence[str | None], cap: int) -> Precisi
             half_width = float(match["hw"])
         except ValueError:
             half_width = -1.0
-        if not half_width > 0:
+        if not 0 < half_width < math.inf:
             raise RunError(f"--precision {text!r}: the half-width must be a positive number")
         if match["pair"] is None:
             targets += [Target(metric, half_width, arm) for arm in names]
