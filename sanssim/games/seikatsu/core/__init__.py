@@ -38,7 +38,7 @@ from sanssim.games.seikatsu.core.tables import (
 from sanssim.games.seikatsu.engine import Game, GameConfig, State
 from sanssim.games.seikatsu.log import TURN_SCHEMA
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
-from sanssim.seeding import derive_seed
+from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import StrategySpec
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
@@ -73,10 +73,7 @@ def _seeds(game: Game, games: Sequence[tuple[int, int]]) -> np.ndarray:
     """Per game: the bag stream's seed, then each seat's strategy stream's (`play_game`)."""
     seats = range(game.n_players)
     return np.array(
-        [
-            [derive_seed(seed, "bag")] + [derive_seed(seed, p, 1) for p in seats]
-            for _, seed in games
-        ],
+        [[derive_seed(seed, "bag")] + [strategy_seed(seed, p) for p in seats] for _, seed in games],
         dtype=np.int64,
     ).reshape(len(games), game.n_players + 1)
 

@@ -35,7 +35,7 @@ from sanssim.games.splendor.core.play import (
 from sanssim.games.splendor.core.strategies import FAILED, GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.splendor.engine import END_REASONS, N_GEMS, N_LEVELS, Game, GameConfig
 from sanssim.games.splendor.log import result_columns_frame, turn_table_frame
-from sanssim.seeding import derive_seed
+from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import StrategySpec
 
 MAX_PARAMS = 16
@@ -64,7 +64,7 @@ def game_seeds(seed: int, n_players: int) -> list[int]:
     return [
         *(derive_seed(seed, f"deck{level}") for level in range(1, N_LEVELS + 1)),
         derive_seed(seed, "nobles"),
-        *(derive_seed(seed, seat, 1) for seat in range(n_players)),
+        *(strategy_seed(seed, seat) for seat in range(n_players)),
     ]
 
 
