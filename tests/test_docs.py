@@ -15,8 +15,7 @@ import pytest
 
 from sanssim.games.sanssouci.log import RESULT_SCHEMA as SANSSOUCI_RESULTS
 from sanssim.games.sanssouci.log import TURN_SCHEMA as SANSSOUCI_TURNS
-from sanssim.games.seikatsu.log import RESULT_SCHEMA as SEIKATSU_RESULTS
-from sanssim.games.seikatsu.log import TURN_SCHEMA as SEIKATSU_TURNS
+from sanssim.games.seikatsu.plugin import GAME as SEIKATSU
 from sanssim.games.splendor.log import RESULT_SCHEMA as SPLENDOR_RESULTS
 from sanssim.games.splendor.log import TURN_SCHEMA as SPLENDOR_TURNS
 
@@ -27,7 +26,7 @@ Schema = dict[str, pl.DataType]
 # game section title -> (results schema, turns schema)
 SCHEMAS: dict[str, tuple[Schema, Schema]] = {
     "Sanssouci": (SANSSOUCI_RESULTS, SANSSOUCI_TURNS),
-    "Seikatsu": (SEIKATSU_RESULTS, SEIKATSU_TURNS),
+    "Seikatsu": (SEIKATSU.result_schema, SEIKATSU.turn_schema),
     "Splendor": (SPLENDOR_RESULTS, SPLENDOR_TURNS),
 }
 TABLES = ("results", "turns")

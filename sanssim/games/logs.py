@@ -44,43 +44,74 @@ COMMON_TURNS: dict[str, pl.DataType] = {
 }
 
 
-def common_results(
-    run_id: str,
-    name: str,
-    game: Engine,
-    strategies: Sequence[str],
-    finished: list[tuple[int, int, GameState]],
-) -> dict[str, list[Any]]:
-    """The results columns every game has, one row per (game, seat)."""
-    n = game.n_players
-    cols: dict[str, list[Any]] = {c: [] for c in COMMON_RESULTS}
+def scores(finished: list[tuple[int, int, GameState]]) -> dict[str, list[Any]]:
+    """Each (game, seat)'s `game_id`, `game_seed`, `total` and `rank`, from the final
+    states' `returns()` and `ranks()`."""
+    cols: dict[str, list[Any]] = {"game_id": [], "game_seed": [], "total": [], "rank": []}
     for game_id, seed, state in finished:
-        cols["game_id"] += [game_id] * n
-        cols["game_seed"] += [seed] * n
-        cols["total"] += state.returns()
+        totals = state.returns()
+        cols["game_id"] += [game_id] * len(totals)
+        cols["game_seed"] += [seed] * len(totals)
+        cols["total"] += totals
         cols["rank"] += state.ranks()
-    rows = n * len(finished)
-    cols["run_id"] = [run_id] * rows
-    cols["game"] = [name] * rows
-    cols["n_players"] = [n] * rows
-    cols["seat"] = list(range(n)) * len(finished)
-    cols["strategy"] = list(strategies) * len(finished)
-    cols["winner"] = [rank == 1 for rank in cols["rank"]]
     return cols
 
 
-def turn_rows(
-    run_id: str, game: Engine, games: list[tuple[int, GameState]], schema: Mapping[str, Any]
+def results_frame(
+    run_id: str,
+    name: str,
+    strategies: Sequence[str],
+    games: int,
+    scored: Mapping[str, Any],
+    schema: Mapping[str, pl.DataType],
 ) -> pl.DataFrame:
-    """The turns of a game without a log module, from its engine's turn records (one dict
-    a turn: `turn`, `seat`, `score` and the game's own columns)."""
-    n = game.n_players
-    rows = [
-        {"run_id": run_id, "game_id": game_id, "round": r["turn"] // n + 1, **r}
-        for game_id, state in games
-        for r in state.log  # type: ignore[attr-defined]
-    ]
-    return pl.DataFrame(rows, schema=dict(schema), orient="row")
+    """The results frame from each (game, seat)'s `game_id`, `game_seed`, `total`, `rank`
+    and the game's own columns (lists, arrays or Series, games in order, seats within);
+    the other common columns filled in. The Python path and the compiled cores share it."""
+    n = len(strategies)
+    rows = n * games
+    cols = dict(scored)
+    cols["run_id"] = [run_id] * rows
+    cols["game"] = [name] * rows
+    cols["n_players"] = [n] * rows
+    cols["seat"] = list(range(n)) * games
+    cols["strategy"] = list(strategies) * games
+    built = pl.DataFrame({c: cols[c] for c in schema if c != "winner"})
+    return built.with_columns(winner=pl.col("rank") == 1).select(list(schema)).cast(dict(schema))
+
+
+def turns_frame(
+    run_id: str, n_players: int, columns: Mapping[str, Any], schema: Mapping[str, pl.DataType]
+) -> pl.DataFrame:
+    """The turns frame (without `actions`) from each turn's `game_id`, `turn`, `seat`,
+    `score` and the game's own columns (lists, arrays or Series); `run_id` and `round`
+    filled in. The Python path and the compiled cores share it."""
+    names = [c for c in schema if c not in ("run_id", "round", ACTIONS)]
+    built = pl.DataFrame({c: columns[c] for c in names})
+    if built.height == 0:
+        return pl.DataFrame(schema={c: t for c, t in schema.items() if c != ACTIONS})
+    filled = built.with_columns(
+        run_id=pl.lit(run_id), round=pl.col("turn").cast(pl.Int64) // n_players + 1
+    )
+    return filled.select([c for c in schema if c != ACTIONS]).cast(
+        {c: t for c, t in schema.items() if c != ACTIONS}
+    )
+
+
+def record_columns(
+    games: list[tuple[int, GameState]], names: Sequence[str]
+) -> dict[str, list[Any]]:
+    """Turn columns from the engines' turn records (`state.log`, one dict a turn)."""
+    records = [(game_id, r) for game_id, state in games for r in state.log]  # type: ignore[attr-defined]
+    cols = {name: [r[name] for _, r in records] for name in names}
+    return {"game_id": [game_id for game_id, _ in records], **cols}
+
+
+def with_action_codes(frame: pl.DataFrame, codes: Any) -> pl.DataFrame:
+    """Turn rows with `actions` from one code a turn (a compiled core's log): the action
+    chosen on it, or -1 when the engine played it itself."""
+    chosen = pl.Series(ACTIONS, codes, dtype=pl.Int32).reshape((-1, 1)).cast(ACTIONS_TYPE)
+    return frame.with_columns(chosen.list.filter(pl.element() >= 0))
 
 
 def with_actions(frame: pl.DataFrame, games: list[tuple[int, GameState]]) -> pl.DataFrame:
@@ -154,8 +185,3 @@ def replay_actions(
             f"game {game_id}: the log has {logged.height} turns, the engine {replayed.height}"
         )
     return state
-
-
-def frame(columns: Mapping[str, list[Any]], schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
-    """Columns as a frame in the schema's order and types."""
-    return pl.DataFrame({name: columns[name] for name in schema}, schema=dict(schema))
