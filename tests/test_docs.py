@@ -16,8 +16,7 @@ import pytest
 from sanssim.games.sanssouci.log import RESULT_SCHEMA as SANSSOUCI_RESULTS
 from sanssim.games.sanssouci.log import TURN_SCHEMA as SANSSOUCI_TURNS
 from sanssim.games.seikatsu.plugin import GAME as SEIKATSU
-from sanssim.games.splendor.log import RESULT_SCHEMA as SPLENDOR_RESULTS
-from sanssim.games.splendor.log import TURN_SCHEMA as SPLENDOR_TURNS
+from sanssim.games.splendor.plugin import GAME as SPLENDOR
 
 RUN_FORMAT = Path(__file__).resolve().parents[1] / "docs" / "run-format.md"
 
@@ -27,7 +26,7 @@ Schema = dict[str, pl.DataType]
 SCHEMAS: dict[str, tuple[Schema, Schema]] = {
     "Sanssouci": (SANSSOUCI_RESULTS, SANSSOUCI_TURNS),
     "Seikatsu": (SEIKATSU.result_schema, SEIKATSU.turn_schema),
-    "Splendor": (SPLENDOR_RESULTS, SPLENDOR_TURNS),
+    "Splendor": (SPLENDOR.result_schema, SPLENDOR.turn_schema),
 }
 TABLES = ("results", "turns")
 

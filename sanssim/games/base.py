@@ -291,7 +291,7 @@ class GameType(ABC):
             return self.log.result_frame(run_id, game, strategies, finished)
         scored = scores(finished) | self.result_columns(game, finished)
         return results_frame(
-            run_id, self.name, strategies, len(finished), scored, self.result_schema
+            run_id, self.name, game.n_players, strategies, len(finished), scored, self.result_schema
         )
 
     def result_columns(
@@ -325,7 +325,14 @@ class GameType(ABC):
         raises SanssimError at the first disagreement."""
         if self.log is not None:
             return self.log.replay(game, game_id, seed, turns)
-        return replay_actions(game, game_id, seed, turns, self.turn_frame, self.same_turn_value)
+        return replay_actions(
+            game, game_id, seed, turns, self.turn_frame, self.same_turn_value, self.apply_logged
+        )
+
+    def apply_logged(self, state: GameState, action: int, row: Mapping[str, Any]) -> None:
+        """One logged action applied (`row` is its turn's log row, for a game whose choices
+        carry more than the action id)."""
+        state.apply_action(action)
 
     def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
         """Whether a replayed turn's value agrees with the logged one."""
@@ -347,10 +354,19 @@ class GameType(ABC):
         seed = results["game_seed"][0]
         out = self.legend(final)
         out += replayed_show(
-            game, seed, turns, turn, seat, _apply_logged, self.picture, self.turn_line
+            game, seed, turns, turn, seat, self._apply_turn, self.picture, self.turn_line
         )
-        out += ["", "final position:", self.final_picture(final), "", "final scores:"]
+        picture = self.final_picture(final)
+        out += ["", "final position:", picture] if picture else []
+        out += ["", "final scores:"]
         return out + [self.score_line(r) for r in results.iter_rows(named=True)]
+
+    def _apply_turn(self, state: GameState, row: dict[str, Any]) -> None:
+        """A logged turn's actions applied, named as the engine describes them."""
+        row["described"] = []
+        for action in row[ACTIONS] or ():
+            row["described"].append(state.describe(action))
+            self.apply_logged(state, action, row)
 
     def legend(self, final: GameState) -> list[str]:
         """Lines explaining the pictures' symbols, before the first turn."""
@@ -423,14 +439,6 @@ class NoComponents:
 
 
 NO_COMPONENTS = NoComponents()
-
-
-def _apply_logged(state: Any, row: dict[str, Any]) -> None:
-    """A logged turn's actions applied, named as the engine describes them."""
-    row["described"] = []
-    for action in row[ACTIONS] or ():
-        row["described"].append(state.describe(action))
-        state.apply_action(action)
 
 
 def replayed_show(

@@ -60,6 +60,7 @@ def scores(finished: list[tuple[int, int, GameState]]) -> dict[str, list[Any]]:
 def results_frame(
     run_id: str,
     name: str,
+    n_players: int,
     strategies: Sequence[str],
     games: int,
     scored: Mapping[str, Any],
@@ -68,14 +69,14 @@ def results_frame(
     """The results frame from each (game, seat)'s `game_id`, `game_seed`, `total`, `rank`
     and the game's own columns (lists, arrays or Series, games in order, seats within);
     the other common columns filled in. The Python path and the compiled cores share it."""
-    n = len(strategies)
+    n = n_players
     rows = n * games
     cols = dict(scored)
     cols["run_id"] = [run_id] * rows
     cols["game"] = [name] * rows
     cols["n_players"] = [n] * rows
     cols["seat"] = list(range(n)) * games
-    cols["strategy"] = list(strategies) * games
+    cols["strategy"] = list(strategies[:n]) * games
     built = pl.DataFrame({c: cols[c] for c in schema if c != "winner"})
     return built.with_columns(winner=pl.col("rank") == 1).select(list(schema)).cast(dict(schema))
 
@@ -107,20 +108,22 @@ def record_columns(
     return {"game_id": [game_id for game_id, _ in records], **cols}
 
 
-def with_action_codes(frame: pl.DataFrame, codes: Any) -> pl.DataFrame:
-    """Turn rows with `actions` from one code a turn (a compiled core's log): the action
-    chosen on it, or -1 when the engine played it itself."""
-    chosen = pl.Series(ACTIONS, codes, dtype=pl.Int32).reshape((-1, 1)).cast(ACTIONS_TYPE)
-    return frame.with_columns(chosen.list.filter(pl.element() >= 0))
-
-
 def with_actions(frame: pl.DataFrame, games: list[tuple[int, GameState]]) -> pl.DataFrame:
     """Turn rows (with `game_id` and `turn`) with each turn's chosen actions at the end."""
     ids = [game_id for game_id, state in games for _ in state.actions]
     pairs = [pair for _, state in games for pair in state.actions]
+    return with_chosen(frame, ids, [t for t, _ in pairs], [a for _, a in pairs])
+
+
+def with_chosen(
+    frame: pl.DataFrame, game_ids: Sequence[int], turns: Sequence[int], actions: Sequence[int]
+) -> pl.DataFrame:
+    """Turn rows (with `game_id` and `turn`) with `actions` at the end, from every choice
+    made in order as its game, turn and action (lists or arrays); a compiled core's path
+    too."""
     chosen = (
         pl.DataFrame(
-            {"game_id": ids, "turn": [t for t, _ in pairs], ACTIONS: [a for _, a in pairs]},
+            {"game_id": game_ids, "turn": turns, ACTIONS: actions},
             schema={"game_id": pl.Int64, "turn": frame.schema["turn"], ACTIONS: pl.Int32},
         )
         .group_by("game_id", "turn", maintain_order=True)
@@ -159,21 +162,23 @@ def replay_actions(
     turns: pl.DataFrame,
     turn_frame: Callable[[str, Engine, list[tuple[int, GameState]]], pl.DataFrame],
     same: Callable[[str, Any, Any], bool],
+    apply: Callable[[GameState, int, dict[str, Any]], None],
 ) -> GameState:
-    """The logged actions re-applied to a fresh deal, every turn row checked against the
-    log (`turn_frame` makes the replay's rows); a one-line SanssimError at the first
-    disagreement, an illegal action, a log that stops early or one with extra turns."""
+    """The logged actions re-applied to a fresh deal (`apply(state, action, row)`), every
+    turn row checked against the log (`turn_frame` makes the replay's rows); a one-line
+    SanssimError at the first disagreement, an illegal action, a log that stops early or
+    one with extra turns."""
     logged = turns.sort("turn")
     if ACTIONS not in logged.columns:
         raise SanssimError(f"game {game_id}: the turn log has no {ACTIONS} column to replay")
     state = game.new_state(seed, record=True)
-    for turn, actions in logged.select("turn", ACTIONS).iter_rows():
-        for action in actions or ():
+    for row in logged.iter_rows(named=True):
+        for action in row[ACTIONS] or ():
             try:
-                state.apply_action(action)
+                apply(state, action, row)
             except IllegalActionError as exc:
                 raise SanssimError(
-                    f"game {game_id} turn {turn}: the log is not a legal game ({exc})"
+                    f"game {game_id} turn {row['turn']}: the log is not a legal game ({exc})"
                 ) from None
     if not state.is_terminal():
         raise SanssimError(f"game {game_id}: the log stops at turn {state.turn}, the game goes on")

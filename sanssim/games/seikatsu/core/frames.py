@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from sanssim.games.logs import results_frame, turns_frame, with_action_codes
+from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.seikatsu.core.engine import (
     LOG_ACTION,
     LOG_BAG_LEFT,
@@ -81,7 +81,8 @@ def result_frame(
         "koi_played": scores[:, 3, :n].ravel(),
     }
     own = seat_columns(game, len(games), cols)
-    return results_frame(run_id, GAME.name, strategies, len(games), own, GAME.result_schema)
+    schema = GAME.result_schema
+    return results_frame(run_id, GAME.name, n, strategies, len(games), own, schema)
 
 
 def turn_frame(
@@ -95,4 +96,5 @@ def turn_frame(
     hands = log[:, LOG_HAND:]
     columns = named_turn_columns(game, raw, ids, hands.ravel(), hands.shape[1])
     frame = turns_frame(run_id, game.n_players, columns, GAME.turn_schema)
-    return with_action_codes(frame, log[:, LOG_ACTION])
+    chosen = log[:, LOG_ACTION] >= 0  # -1: a turn the engine played itself
+    return with_chosen(frame, ids[chosen], log[chosen, LOG_TURN], log[chosen, LOG_ACTION])
