@@ -13,8 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sanssim.games.sanssouci.log import RESULT_SCHEMA as SANSSOUCI_RESULTS
-from sanssim.games.sanssouci.log import TURN_SCHEMA as SANSSOUCI_TURNS
+from sanssim.games.sanssouci.plugin import GAME as SANSSOUCI
 from sanssim.games.seikatsu.plugin import GAME as SEIKATSU
 from sanssim.games.splendor.plugin import GAME as SPLENDOR
 
@@ -24,7 +23,7 @@ Schema = dict[str, pl.DataType]
 
 # game section title -> (results schema, turns schema)
 SCHEMAS: dict[str, tuple[Schema, Schema]] = {
-    "Sanssouci": (SANSSOUCI_RESULTS, SANSSOUCI_TURNS),
+    "Sanssouci": (SANSSOUCI.result_schema, SANSSOUCI.turn_schema),
     "Seikatsu": (SEIKATSU.result_schema, SEIKATSU.turn_schema),
     "Splendor": (SPLENDOR.result_schema, SPLENDOR.turn_schema),
 }

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from sanssim.cli import main
 from sanssim.errors import SanssimError
+from sanssim.games.sanssouci.plugin import GAME
 from sanssim.games.sanssouci.show import position_after
 from sanssim.runner.config import sweep
 from sanssim.runner.executor import LocalExecutor
@@ -53,13 +54,11 @@ def test_reshuffle_run_logs_reshuffles(runs):
 
 def test_a_tampered_log_is_caught(runs):
     config, results, turns, final = load_game(runs / "plain", 1)
-    from sanssim.games.sanssouci.log import replay
-
     bad = turns.with_columns(
         pl.when(pl.col("turn") == 5).then(pl.col("score") + 1).otherwise("score").alias("score")
     )
     with pytest.raises(SanssimError, match="turn 5: the log says score="):
-        replay(config.game(), 1, results["game_seed"][0], results["expansion_side"].to_list(), bad)
+        GAME.replay(config.game(), 1, results["game_seed"][0], results, bad)
 
 
 def test_show_prints_each_turn_with_the_logged_score(runs):

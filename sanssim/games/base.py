@@ -177,31 +177,25 @@ class GameType(ABC):
     lowest_wins: ClassVar[bool] = False
     # A game's own results and turns columns and their types, after the common ones
     # (`sanssim.games.logs`): `result_columns` fills the first, `turn_columns` the second.
+    # A common column named here takes this type (a game whose files always had it).
     result_columns_schema: ClassVar[Mapping[str, Any]] = {}
     turn_columns_schema: ClassVar[Mapping[str, Any]] = {}
     # The columns' order in the game's files when it is not the common columns first (a
     # game keeping the order its files had before the shared layer); `actions` stays last.
     result_order: ClassVar[tuple[str, ...]] = ()
     turn_order: ClassVar[tuple[str, ...]] = ()
-    # Or the game's own log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`,
-    # `turn_frame`, `replay(game, id, seed, turns)`), which the methods below delegate to.
-    log: ClassVar[Any] = None
     # The game's PlayerView class.
     view_class: ClassVar[type]
 
     @property
     def result_schema(self) -> Mapping[str, Any]:
         """The results table's columns and types (the game's run-format spec)."""
-        if self.log is not None:
-            return self.log.RESULT_SCHEMA
         return _ordered({**COMMON_RESULTS, **self.result_columns_schema}, self.result_order)
 
     @property
     def turn_schema(self) -> Mapping[str, Any]:
-        """The turns table's columns and types (the game's run-format spec); on the generic
-        log layer the chosen actions last."""
-        if self.log is not None:
-            return self.log.TURN_SCHEMA
+        """The turns table's columns and types (the game's run-format spec), the chosen
+        actions last."""
         return {**self._turn_rows_schema, ACTIONS: ACTIONS_TYPE}
 
     @property
@@ -287,8 +281,6 @@ class GameType(ABC):
         finished: list[tuple[int, int, GameState]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
-        if self.log is not None:
-            return self.log.result_frame(run_id, game, strategies, finished)
         scored = scores(finished) | self.result_columns(game, finished)
         return results_frame(
             run_id, self.name, game.n_players, strategies, len(finished), scored, self.result_schema
@@ -304,10 +296,7 @@ class GameType(ABC):
     def turn_frame(
         self, run_id: str, game: Engine, games: list[tuple[int, GameState]]
     ) -> pl.DataFrame:
-        """One turns row per turn of recorded (game_id, state); on the generic log layer its
-        chosen actions last (a game with its own log module logs its choices its own way)."""
-        if self.log is not None:
-            return self.log.turn_frame(run_id, game, games)
+        """One turns row per turn of recorded (game_id, state), its chosen actions last."""
         columns = self.turn_columns(game, games)
         frame = turns_frame(run_id, game.n_players, columns, self._turn_rows_schema)
         return with_actions(frame, games)
@@ -323,8 +312,6 @@ class GameType(ABC):
     ) -> GameState:
         """The logged game re-applied to a fresh deal, every turn checked against the log;
         raises SanssimError at the first disagreement."""
-        if self.log is not None:
-            return self.log.replay(game, game_id, seed, turns)
         return replay_actions(
             game, game_id, seed, turns, self.turn_frame, self.same_turn_value, self.apply_logged
         )
