@@ -47,6 +47,16 @@ def test_replayed_games_match_every_logged_turn(runs, name):
         assert position.noble_rows == final.noble_rows
 
 
+def test_an_expansion_game_logs_each_seat_s_side_choice_on_turn_0(runs):
+    """The expansion sides are chosen before the first turn, seat by seat; their action
+    ids (indices into the expansion sides) open turn 0's `actions`."""
+    for game_id in range(4):
+        config, results, turns, _ = load_game(runs / "expansion", game_id)
+        ids = [side.id for side in config.game().components.expansion_sides]
+        sides = [ids.index(s) for s in results.sort("seat")["expansion_side"].to_list()]
+        assert turns.sort("turn")["actions"][0].to_list()[: len(sides)] == sides
+
+
 def test_reshuffle_run_logs_reshuffles(runs):
     turns = pl.read_parquet(runs / "reshuffle" / "turns" / "*.parquet")
     assert turns["reshuffles"].sum() > 0
