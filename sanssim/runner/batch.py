@@ -21,13 +21,15 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sanssim import __version__
-from sanssim.rundir import damage, digest, strays
+from sanssim.rundir import damage, digest, strays, tables_of
 from sanssim.runformat import (
+    ACTIONS_SINCE,
     ERRORS_LOG,
     INDEX,
     LOCK,
     MANIFEST,
     SCHEMA_VERSION,
+    TURNS,
     part_name,
     part_span,
 )
@@ -161,6 +163,8 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
             f"{path} holds a different run ({shown}); "
             "choose another --out or use --force to overwrite it"
         )
+    if marker == MANIFEST:
+        resumable(path, existing)
     return True
 
 
@@ -305,6 +309,16 @@ def _drop_damaged(run_dir: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
         manifest["status"] = "incomplete"
         write_json(run_dir / MANIFEST, manifest)
     return tuple(f"{d.part} ({d.reason})" for d in found)
+
+
+def resumable(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Turns logged without `actions` cannot be finished with turns that have them: one
+    table, one form."""
+    if manifest.get("schema_version", 1) < ACTIONS_SINCE and TURNS in tables_of(manifest):
+        raise RunError(
+            f"{run_dir} was logged by an older sanssim, whose turns lack `actions`; "
+            "it cannot be resumed: run it again into a new directory"
+        )
 
 
 def _upgrade(manifest: dict[str, Any]) -> None:

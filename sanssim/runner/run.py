@@ -28,6 +28,7 @@ from sanssim.runner.batch import (
     init_run,
     now,
     read_json,
+    resumable,
     run_batch,
     write_json,
 )
@@ -152,6 +153,8 @@ def load_plan(out: Path) -> Plan:
         arms, dirs = (Arm(None, config_from(out)),), (out,)
     else:
         raise RunError(f"nothing to resume: {out} holds no {MANIFEST} or {INDEX}")
+    for run_dir in dirs:
+        resumable(run_dir, read_json(run_dir / MANIFEST))
     texts = read_json(dirs[0] / MANIFEST).get("precision", {}).get("targets")
     precision = with_precision(arms, texts) if texts else None
     return Plan(out, arms, dirs, tuple(True for _ in arms), precision)
