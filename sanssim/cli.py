@@ -307,7 +307,7 @@ def _play(
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with holding(run_plan.out), executor:
+        with holding(run_plan.out, run_plan.clear), executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
     except KeyboardInterrupt:
         _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
@@ -776,6 +776,7 @@ def tune(ctx: click.Context, **options: object) -> None:
         workers,
         options["decision_timeout"],
         options["engine"],
+        bool(options["force"]) and not options["resume"],
     )  # type: ignore[arg-type]
     _print_tune(search)
 
@@ -788,6 +789,7 @@ def _tune(
     workers: int | None,
     decision_timeout: float,
     engine: object = None,
+    clear: bool = False,
 ) -> Search:
     """Play a checked tune with one progress bar over its budget; an interrupt keeps the
     finished games and says how to resume."""
@@ -817,7 +819,7 @@ def _tune(
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with holding(out), executor:
+        with holding(out, clear), executor:
             return tuning.run(plan, out, executor, sys.argv, progress)
     except KeyboardInterrupt:
         bar.close()

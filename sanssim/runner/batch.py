@@ -140,8 +140,8 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
         return False
     if not any(p.name != LOCK for p in path.iterdir()):
         return False
-    if force:
-        remove_tree(path)
+    if force:  # cleared once its lock is held (`lock.holding`), never before
+        check_removable(path)
         return False
     marker_file = path / marker
     if not marker_file.is_file():
@@ -185,13 +185,24 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def remove_tree(path: Path) -> None:
-    """`--force`: clear a directory, refusing the ones that are surely a mistake."""
+def check_removable(path: Path) -> None:
+    """`--force` refuses the directories it would surely be a mistake to clear."""
     resolved = path.resolve()
     protected = {Path.home().resolve(), Path.cwd().resolve(), Path(resolved.anchor)}
     if resolved in protected or resolved in Path.cwd().resolve().parents:
         raise RunError(f"refusing to overwrite {path}: it is the home, working or root directory")
-    shutil.rmtree(resolved)
+
+
+def clear_dir(path: Path, keep: str) -> None:
+    """`--force`, once `path`'s lock (`keep`) is held: remove everything else in it."""
+    check_removable(path)
+    for entry in path.iterdir():
+        if entry.name == keep:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
 
 
 def init_run(run_dir: Path, job: Job, header: dict[str, Any], chunk_size: int) -> None:

@@ -45,7 +45,7 @@ LATEST = "latest"
 class Plan:
     """Arms with their directories, and which of them continue an earlier run. `indexed`
     False: the caller keeps the experiment's index.json (a tune adds arms as it goes, and
-    lists them all)."""
+    lists them all). `clear` (`--force`): `out` is emptied once its lock is held."""
 
     out: Path
     arms: tuple[Arm, ...]
@@ -53,6 +53,7 @@ class Plan:
     continuing: tuple[bool, ...]
     precision: Precision | None = None
     indexed: bool = True
+    clear: bool = False
 
     @property
     def experiment(self) -> bool:
@@ -95,18 +96,18 @@ def _header(config: RunConfig, command: list[str]) -> dict[str, Any]:
 
 
 def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
-    """Check the output directory (and each arm's) can take these arms; writes nothing
-    except what `force` removes."""
+    """Check the output directory (and each arm's) can take these arms; writes and removes
+    nothing (what `force` replaces goes once the run holds the lock)."""
     if arms[0].name is None:
         continuing = check_out_dir(out, identity(arms[0].config), MANIFEST, force)
-        return Plan(out, tuple(arms), (out,), (continuing,))
+        return Plan(out, tuple(arms), (out,), (continuing,), clear=force)
     top = check_out_dir(out, {"arms": index_entries(arms)}, INDEX, force)
     dirs = tuple(out / arm.name for arm in arms)  # type: ignore[operator]
     continuing = tuple(
         top and check_out_dir(d, identity(a.config), MANIFEST, False)
         for a, d in zip(arms, dirs, strict=True)
     )
-    return Plan(out, tuple(arms), dirs, continuing)
+    return Plan(out, tuple(arms), dirs, continuing, clear=force)
 
 
 def write_index(out: Path, entries: Sequence[dict[str, Any]], command: list[str]) -> None:
