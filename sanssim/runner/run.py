@@ -163,7 +163,9 @@ def with_precision(arms: Sequence[Arm], texts: Sequence[str]) -> Precision:
     caps = {arm.config.games for arm in arms}
     if len(caps) > 1:
         raise RunError("--precision needs every arm to have the same games (the cap)")
-    return precision.parse(texts, [arm.name for arm in arms], caps.pop())
+    found = precision.parse(texts, [arm.name for arm in arms], caps.pop())
+    precision.check_arms(found, {arm.name or precision.SINGLE_ARM: arm.config for arm in arms})
+    return found
 
 
 def resume_plan(out: Path, arms: Sequence[Arm] | None = None) -> Plan:
