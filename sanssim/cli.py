@@ -22,7 +22,7 @@ from sanssim.compiled import ENGINES
 from sanssim.errors import SanssimError, UserInterrupt
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
-from sanssim.runformat import MANIFEST
+from sanssim.runformat import MANIFEST, TUNE
 from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
 from sanssim.runner.tournament import SEATINGS, SEATINGS_HELP
 
@@ -832,6 +832,12 @@ def _tune(
         sys.exit(EXIT_FAILED)
     except SanssimError as exc:
         fail(str(exc))
+    except OSError as exc:  # a full disk: every file written so far is whole (atomic)
+        bar.close()
+        why = f"cannot write {exc.filename or out}: {exc.strerror}"
+        if (out / TUNE).is_file():
+            why += f"; finished games are kept, finish with `sanssim tune --resume --out {out}`"
+        fail(why)
     finally:
         bar.close()
         signal.signal(signal.SIGTERM, previous)

@@ -28,6 +28,7 @@ from sanssim.runformat import (
     LOCK,
     MANIFEST,
     SCHEMA_VERSION,
+    TEMP_MARK,
     part_name,
     part_span,
 )
@@ -36,7 +37,6 @@ from sanssim.runner.executor import Executor
 
 MAX_CHUNK = 1000
 CHUNKS_PER_WORKER = 4
-TEMP_MARK = ".tmp-"
 PART_FILE = re.compile(r"part-\d{5,}\.parquet")
 
 
