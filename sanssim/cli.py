@@ -309,6 +309,7 @@ def _play(
     try:
         with holding(run_plan.out, run_plan.clear), executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
+            _said_lost(executor.lost)
     except KeyboardInterrupt:
         _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
     except WorkerLost as exc:
@@ -326,6 +327,18 @@ def _play(
     finally:
         signal.signal(signal.SIGTERM, previous)
     return outcomes, time.perf_counter() - started, executor.workers
+
+
+def _said_lost(lost: list[tuple[int, int]]) -> None:
+    """Chunks whose worker died once were played again: said, not hidden."""
+    if lost:
+        shown = ", ".join(f"{start}-{stop - 1}" for start, stop in lost[:3])
+        more = f" (and {len(lost) - 3} more)" if len(lost) > 3 else ""
+        click.echo(
+            f"sanssim: a worker process died playing games {shown}{more}; "
+            "played again on a fresh one",
+            err=True,
+        )
 
 
 def _capped(workers: int | None, executor_name: str) -> int | None:

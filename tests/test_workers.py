@@ -1,0 +1,69 @@
+"""Worker processes: a game that kills its worker, a worker replaced after a decision
+timeout, how many workers a run may use."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sanssim.cli import main
+from sanssim.runformat import MANIFEST
+from sanssim.runner.pool import Pool
+from tests.faulty_strategy import KILL_ANYWHERE, timed_out_pid
+
+KILLER = "tests.faulty_strategy:KillsItsWorker"
+
+
+def _manifest(run: Path) -> dict:
+    return json.loads((run / MANIFEST).read_text())
+
+
+def test_a_game_that_kills_its_worker_twice_is_recorded_and_resume_finishes(tmp_path):
+    out = tmp_path / "run"
+    args = ["run", "--players", "2", "--games", "6", "--chunk-size", "2", "--workers", "2",
+            "-s", KILLER, "-s", "random", "--out", str(out)]  # fmt: skip
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 1, first.output
+    errors = [line for line in first.output.splitlines() if "sanssim: error:" in line]
+    assert len(errors) == 1 and "killed its worker process 2 times (exit code 7)" in errors[0]
+    assert f"--resume --out {out}" in errors[0]
+    killed = _manifest(out)["killed"]
+    assert len(killed) == 1 and f"game {killed[0]['game_id']} of games" in errors[0]
+    command = shlex.split(errors[0].split("replay it: ")[1].split("; finished parts")[0])
+    ran = subprocess.run(
+        [sys.executable, *command[1:]], env={**os.environ, KILL_ANYWHERE: "1"}, check=False
+    )
+    assert ran.returncode == 7  # the command reproduces the death
+    for _ in range(6):  # each resume records the next game that kills, then finishes
+        resumed = CliRunner().invoke(main, ["run", "--resume", "--out", str(out)])
+        if resumed.exit_code == 0:
+            break
+        assert resumed.exit_code == 1 and "killed its worker process 2 times" in resumed.output
+    manifest = _manifest(out)
+    assert manifest["status"] == "complete"
+    dead = sorted(k["game_id"] for k in manifest["killed"])
+    assert [f["game_id"] for f in manifest["failures"] if f["kind"] == "killed"] == dead
+    played = {row for p in (out / "results").glob("*.parquet") for row in _ids(p)}
+    assert played == set(range(6)) - set(dead)
+
+
+def _ids(part: Path) -> set[int]:
+    import polars as pl
+
+    return set(pl.read_parquet(part)["game_id"].to_list())
+
+
+def test_a_worker_is_replaced_after_a_decision_timeout_and_the_pool_keeps_its_size():
+    pool = Pool(2)
+    try:
+        pids = list(pool.map(timed_out_pid, [(k, k + 1) for k in range(4)]))
+        assert len(set(pids)) == 4, "a worker played on after its strategy timed out"
+        assert len(pool._idle) + len(pool._busy) <= 2
+    finally:
+        pool.close()
