@@ -72,7 +72,7 @@ GAME_OPTIONS = _declared_options()
 # Options that describe what is played (an experiment file's keys, with the turn log as a
 # flag); --config and --resume bring their own.
 RUN_OPTIONS = (
-    *(k for k in COMMON_KEYS if k not in ("turn_log", "engine")),
+    *(k for k in COMMON_KEYS if k not in ("turn_log", "engine", "decision_timeout")),
     "no_turn_log",
     *GAME_OPTIONS,
 )
@@ -88,10 +88,10 @@ ENGINE_OPTION = click.option(
 
 DECISION_TIMEOUT = click.option(
     "--decision-timeout",
-    type=click.FloatRange(min=0),
-    default=60.0,
-    show_default=True,
-    help="Seconds a strategy may take for one decision before its game fails (0: no limit).",
+    type=click.FloatRange(min=0, max=1e9),
+    help="Seconds a strategy may take for one decision before its game fails (0: no limit; "
+    "default: an experiment's decision_timeout, else 60). Games on the compiled engine play "
+    "only built-in strategies and are not timed.",
 )
 
 
@@ -273,7 +273,7 @@ def run(ctx: click.Context, **options: object) -> None:
         address,
         workers,
         chunk_size,
-        float(options["decision_timeout"]),  # type: ignore[arg-type]
+        options["decision_timeout"],  # type: ignore[arg-type]
         options["engine"],
     )
     if out is None and not resume:
@@ -287,7 +287,7 @@ def _play(
     address: str | None,
     workers: int | None,
     chunk_size: int | None,
-    decision_timeout: float,
+    decision_timeout: float | None,
     engine: object = None,
 ) -> tuple[list[Outcome], float, int]:
     """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
@@ -310,6 +310,7 @@ def _play(
         with holding(run_plan.out, run_plan.clear), executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
             _said_lost(executor.lost)
+            _said_untimed(run_plan, decision_timeout)
     except KeyboardInterrupt:
         _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
     except WorkerLost as exc:
@@ -337,6 +338,27 @@ def _said_lost(lost: list[tuple[int, int]]) -> None:
         click.echo(
             f"sanssim: a worker process died playing games {shown}{more}; "
             "played again on a fresh one",
+            err=True,
+        )
+
+
+def _said_untimed(run_plan: Plan, given: float | None) -> None:
+    """A decision timeout given for games the compiled engine played cannot apply there (a
+    Python timer cannot interrupt compiled code): said in one line, not silently ignored."""
+    from sanssim.compiled import COMPILED
+    from sanssim.runner.batch import read_json
+
+    untimed = [
+        arm.name or str(run_dir)
+        for arm, run_dir in zip(run_plan.arms, run_plan.dirs, strict=True)
+        if (given if given is not None else arm.config.decision_timeout)
+        and any(p.get("engine") == COMPILED for p in read_json(run_dir / MANIFEST)["parts"])
+    ]
+    if untimed:
+        shown = ", ".join(untimed[:3]) + (", ..." if len(untimed) > 3 else "")
+        click.echo(
+            f"sanssim: the decision timeout does not apply to games played on the compiled "
+            f"engine ({shown}): it plays built-in strategies only; --engine python times them",
             err=True,
         )
 
@@ -800,7 +822,7 @@ def _tune(
     executor_name: str,
     address: str | None,
     workers: int | None,
-    decision_timeout: float,
+    decision_timeout: float | None,
     engine: object = None,
     clear: bool = False,
 ) -> Search:

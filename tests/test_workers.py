@@ -67,3 +67,38 @@ def test_a_worker_is_replaced_after_a_decision_timeout_and_the_pool_keeps_its_si
         assert len(pool._idle) + len(pool._busy) <= 2
     finally:
         pool.close()
+
+
+def test_an_experiment_file_sets_the_decision_timeout_and_resume_keeps_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e.toml").write_text(
+        "players = 2\ngames = 2\ndecision_timeout = 0.2\n"
+        'strategy = ["tests.faulty_strategy:Hostile:how=loop", "random"]\n[[arm]]\nname = "a"\n'
+    )
+    result = CliRunner().invoke(main, ["run", "--config", "e.toml", "--workers", "1", "--out", "o"])
+    assert result.exit_code == 0, result.output
+    manifest = _manifest(tmp_path / "o" / "a")
+    assert manifest["decision_timeout"] == 0.2
+    assert [f["error"].split(":")[0] for f in manifest["failures"]] == ["DecisionTimeout"] * 2
+    from sanssim.runner.run import config_from
+
+    assert config_from(tmp_path / "o" / "a").decision_timeout == 0.2
+    (tmp_path / "bad.toml").write_text('decision_timeout = -1\n[[arm]]\nname = "a"\n')
+    bad = CliRunner().invoke(main, ["run", "--config", "bad.toml", "--out", "b"])
+    assert bad.exit_code == 2 and "decision_timeout must be seconds, 0 or more" in bad.output
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_timeout_for_games_on_the_compiled_engine_is_said_not_ignored(tmp_path):
+    args = ["run", "--players", "2", "--games", "2", "-s", "random", "--workers", "1"]
+    timed = ["--decision-timeout", "5"]
+    compiled = CliRunner().invoke(
+        main, [*args, "--engine", "compiled", *timed, "--out", str(tmp_path / "c")]
+    )
+    assert compiled.exit_code == 0, compiled.output
+    said = [line for line in compiled.output.splitlines() if "does not apply" in line]
+    assert len(said) == 1 and "compiled engine" in said[0]
+    python = CliRunner().invoke(
+        main, [*args, "--engine", "python", *timed, "--out", str(tmp_path / "p")]
+    )
+    assert python.exit_code == 0 and "does not apply" not in python.output

@@ -31,7 +31,9 @@ class Executor(ABC):
     # The engine every arm is played on (`auto`, `compiled`, `python`), when a command says;
     # None: each arm's own (`RunConfig.engine`). It changes how games are played, never which.
     engine: str | None = None
-    decision_timeout: float = DEFAULT_DECISION_TIMEOUT  # what the games it plays may take
+    # Seconds a decision may take in every arm, when a command says; None: each arm's own
+    # (`RunConfig.decision_timeout`), else DEFAULT_DECISION_TIMEOUT.
+    decision_timeout: float | None = None
 
     @property
     def lost(self) -> list[Chunk]:

@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from sanssim.errors import SanssimError
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import (
-    DEFAULT_DECISION_TIMEOUT,
     QUEUE_PER_WORKER,
     Chunk,
     Executor,
@@ -141,7 +140,7 @@ def executor_for(
     name: str,
     workers: int | None = None,
     address: str | None = None,
-    decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
+    decision_timeout: float | None = None,
 ) -> Executor:
     """What `--executor NAME` means: this machine's process pool, or Ray (imported only
     then). `address` is Ray's alone; the local executor ignores it (it may come from

@@ -32,7 +32,7 @@ from sanssim.runner.batch import (
     write_json,
 )
 from sanssim.runner.config import Arm, RunConfig, RunError
-from sanssim.runner.executor import Executor
+from sanssim.runner.executor import DEFAULT_DECISION_TIMEOUT, Executor
 from sanssim.runner.job import GameJob
 from sanssim.runner.precision import Precision
 from sanssim.strategies import short_spec
@@ -92,6 +92,8 @@ def _header(config: RunConfig, command: list[str]) -> dict[str, Any]:
     """A new manifest's description of the run: its identity, and the component file it
     used when it used one."""
     source = {"components_file": config.components_file} if config.components_file else {}
+    if config.decision_timeout is not None:
+        source["decision_timeout"] = config.decision_timeout
     return {"command": command, **identity(config), **source}
 
 
@@ -232,7 +234,11 @@ def config_from(run_dir: Path) -> RunConfig:
         game_type = get_game(manifest.get("game", DEFAULT_GAME))
         components = game_type.components_from_manifest(manifest["components"])
         config = RunConfig.from_dict(manifest["config"], components)
-        return replace(config, components_file=manifest.get("components_file"))
+        return replace(
+            config,
+            components_file=manifest.get("components_file"),
+            decision_timeout=manifest.get("decision_timeout"),
+        )
     except KeyError as exc:
         raise RunError(f"manifest lacks {exc}") from None
 
@@ -254,7 +260,7 @@ def execute(
     for arm, config, run_dir, continuing in zip(
         run_plan.arms, played_on, run_plan.dirs, run_plan.continuing, strict=True
     ):
-        job = GameJob(config, arm.config.fingerprint(), executor.decision_timeout)
+        job = GameJob(config, arm.config.fingerprint(), decision_timeout(arm.config, executor))
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
             header = _header(arm.config, command)
@@ -285,6 +291,15 @@ def execute(
                     _stopped_at(run_dir, look, report)
                 break
     return [_merged(outcomes) for outcomes in played.values()]
+
+
+def decision_timeout(config: RunConfig, executor: Executor) -> float:
+    """The command's limit on a decision, else the arm's (its experiment file's), else the
+    default."""
+    for given in (executor.decision_timeout, config.decision_timeout):
+        if given is not None:
+            return given
+    return DEFAULT_DECISION_TIMEOUT
 
 
 def _on_engine(config: RunConfig, engine: str | None) -> RunConfig:
