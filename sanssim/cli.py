@@ -29,6 +29,7 @@ from sanssim.runner.tournament import SEATINGS, SEATINGS_HELP
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
+    from sanssim.runner.executor import Executor
     from sanssim.runner.run import Plan
     from sanssim.runner.tuning import Search, Tune
 
@@ -298,11 +299,10 @@ def _play(
     from sanssim.runner.run import execute
 
     try:
-        executor = executor_for(
-            executor_name, _capped(workers, executor_name), address, decision_timeout
-        )
+        executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
         fail(str(exc))
+    _said_capped(executor)
     executor.engine = engine  # type: ignore[assignment]
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
@@ -363,15 +363,16 @@ def _said_untimed(run_plan: Plan, given: float | None) -> None:
         )
 
 
-def _capped(workers: int | None, executor_name: str) -> int | None:
-    """Local workers beyond the cores available only slow the run down: capped, said once."""
-    from sanssim.runner.executor import default_workers
+def _said_capped(executor: Executor) -> None:
+    """Workers beyond the CPUs there are (this machine's, or the Ray cluster's) only slow a
+    run down: capped, said once."""
+    from sanssim.runner.ray_executor import RayExecutor
 
-    if workers is None or executor_name != "local" or workers <= default_workers():
-        return workers
-    cores = default_workers()
-    click.echo(f"sanssim: --workers {workers} capped at the {cores} cores available", err=True)
-    return cores
+    if executor.capped is None:
+        return
+    asked, allowed = executor.capped
+    where = "CPUs of the Ray cluster" if isinstance(executor, RayExecutor) else "cores available"
+    click.echo(f"sanssim: --workers {asked} capped at the {allowed} {where}", err=True)
 
 
 def _stopped(why: str, out: Path, code: int) -> NoReturn:
@@ -836,11 +837,10 @@ def _tune(
     from sanssim.runner.ray_executor import executor_for
 
     try:
-        executor = executor_for(
-            executor_name, _capped(workers, executor_name), address, decision_timeout
-        )
+        executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
         fail(str(exc))
+    _said_capped(executor)
     executor.engine = engine  # type: ignore[assignment]
     counted: set[str] = set()
     bar = tqdm(total=plan.settings.budget, unit="game", desc="tune", dynamic_ncols=True)

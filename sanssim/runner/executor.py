@@ -28,6 +28,8 @@ def default_workers() -> int:
 
 class Executor(ABC):
     workers: int
+    # (asked, allowed): --workers beyond the CPUs there are, cut down to them.
+    capped: tuple[int, int] | None = None
     # The engine every arm is played on (`auto`, `compiled`, `python`), when a command says;
     # None: each arm's own (`RunConfig.engine`). It changes how games are played, never which.
     engine: str | None = None
@@ -59,7 +61,10 @@ class LocalExecutor(Executor):
     """One worker plays in this process; more are processes on this machine (`Pool`)."""
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or default_workers()
+        cores = default_workers()
+        if workers is not None and workers > cores:  # more would only slow the run down
+            self.capped = (workers, cores)
+        self.workers = min(workers or cores, cores)
         self._pool: Pool | None = None
         self._lost: list[Chunk] = []
 

@@ -69,8 +69,11 @@ class RayExecutor(Executor):
             check_reachable(address)
         self._ray = ray
         self._owns = not ray.is_initialized()
+        local = address is None or address == LOCAL
+        if self._owns and local and workers is not None and workers > default_workers():
+            self.capped = (workers, default_workers())
+            workers = default_workers()
         if self._owns:
-            local = address is None or address == LOCAL
             try:
                 ray.init(
                     # "local" always starts a new instance; None would join any `ray start`.
@@ -84,8 +87,12 @@ class RayExecutor(Executor):
                 raise RunError(
                     f"cannot start or reach Ray at {address or LOCAL}: {exc}".splitlines()[0]
                 ) from None
-        # --workers with a cluster sizes chunks and caps chunks in flight; default: its CPUs.
-        self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # --workers with a cluster sizes chunks and caps chunks in flight: at most its CPUs
+        # (more would only queue), and by default all of them.
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        if workers is not None and workers > cpus:
+            self.capped = (workers, cpus)
+        self.workers = min(workers or cpus, cpus)
         self._task = ray.remote(max_retries=MAX_RETRIES)(_call)
         self._pending: dict[Any, Chunk] = {}
 
