@@ -104,3 +104,13 @@ def test_a_full_disk_during_a_tune_leaves_whole_files_and_resume_finishes(
     done, want = (json.loads((d / "tune.json").read_text()) for d in (out, fresh))
     for key in ("candidates", "rounds", "final", "spent"):
         assert done[key] == want[key]
+
+
+def test_force_replaces_a_finished_tune_once_it_holds_the_lock(tmp_path) -> None:
+    out = tmp_path / "tune"
+    assert invoke(*TUNE_ARGS, "--out", str(out)).exit_code == 0
+    again = invoke(*TUNE_ARGS, "--seed", "2", "--out", str(out))
+    _one_line_error(again, "holds a different run")
+    forced = invoke(*TUNE_ARGS, "--seed", "2", "--force", "--out", str(out))
+    assert forced.exit_code == 0, forced.output
+    assert json.loads((out / "tune.json").read_text())["settings"]["seed"] == 2
