@@ -45,11 +45,9 @@ class ChunkKills(WorkerLost):
 
     def __init__(self, start: int, stop: int, game: int | None, exitcode: int | None) -> None:
         how = f"signal {-exitcode}" if exitcode and exitcode < 0 else f"exit code {exitcode}"
-        where = (
-            f"game {game} of games {start}-{stop - 1}"
-            if game is not None
-            else (f"games {start}-{stop - 1}")
-        )
+        where = f"games {start}-{stop - 1}"
+        if game is not None:
+            where = f"game {game} of {where}"
         super().__init__(f"{where} killed its worker process {KILLS} times ({how})")
         self.start, self.stop, self.game, self.exitcode = start, stop, game, exitcode
 
