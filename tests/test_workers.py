@@ -51,6 +51,8 @@ def test_a_game_that_kills_its_worker_twice_is_recorded_and_resume_finishes(tmp_
     assert [f["game_id"] for f in manifest["failures"] if f["kind"] == "killed"] == dead
     played = {row for p in (out / "results").glob("*.parquet") for row in _ids(p)}
     assert played == set(range(6)) - set(dead)
+    checked = CliRunner().invoke(main, ["check", str(out)])
+    assert checked.exit_code == 0 and checked.output.endswith("ok\n"), checked.output
 
 
 def _ids(part: Path) -> set[int]:
