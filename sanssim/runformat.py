@@ -17,6 +17,7 @@ TUNE = "tune.json"
 ERRORS_LOG = "errors.log"
 LOCK = ".sanssim.lock"  # pid and host of the process writing the directory
 RESULTS, TURNS = "results", "turns"  # the tables, one directory of parts each
+TEMP_MARK = ".tmp-"  # in the name of a file (or a report folder) still being written
 
 
 def part_name(start: int, size: int) -> str:
