@@ -35,6 +35,23 @@ CASES = {
         (4, {}, SANS_4P, 5),
         (4, {"expansion": True}, ["ismcts:iterations=2,c=1.5", "heuristic"] * 2, 4),
     ],
+    "splendor": [
+        (2, {}, ["ismcts:iterations=4", "heuristic"], 10),
+        (2, {"target_points": 8}, ["greedy", "ismcts:iterations=3,reward=margin,c=0.2"], 6),
+        (
+            3,
+            {"ties_to_later_seat": True},
+            ["ismcts:iterations=3,width=2", "heuristic", "random"],
+            6,
+        ),
+        (4, {}, ["ismcts:iterations=3", "greedy", "ismcts:width=0,iterations=2", "random"], 5),
+        (
+            4,
+            {"target_points": 10},
+            ["ismcts:iterations=2,c=1.5,rollout=random", "heuristic"] * 2,
+            4,
+        ),
+    ],
 }
 GAMES = list(CASES)
 
