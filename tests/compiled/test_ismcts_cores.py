@@ -52,6 +52,13 @@ CASES = {
             4,
         ),
     ],
+    "seikatsu": [
+        (2, {}, ["ismcts:iterations=4", "heuristic"], 10),
+        (2, {"tournament": True}, ["greedy", "ismcts:iterations=3,reward=margin,c=0.2"], 6),
+        (3, {}, ["ismcts:iterations=3,width=2", "heuristic", "random"], 6),
+        (4, {}, ["ismcts:iterations=3", "greedy", "ismcts:width=0,iterations=2", "random"], 5),
+        (4, {"tournament": True}, ["ismcts:iterations=2,c=1.5,rollout=random", "heuristic"] * 2, 4),
+    ],
 }
 GAMES = list(CASES)
 
