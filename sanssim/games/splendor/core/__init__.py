@@ -141,6 +141,18 @@ class SplendorCore:
         ids = [game_id for game_id, _ in games]
         return CoreChunk(results, turn_table_frame(run_id, game, ids, turns.tolist(), log))
 
+    def decide(self, state: Any, spec: StrategySpec, g: np.ndarray) -> int:
+        """What `spec`'s compiled form chooses at a Python `state`'s decision, drawing from
+        `g` (a `sanssim.compiled.rng` generator, advanced as the Python strategy's is)."""
+        from sanssim.games.splendor.core.position import new_work
+        from sanssim.games.splendor.core.strategies import choose
+
+        cfg, cards, nobles = layout.tables(state.game)
+        kinds, params = seat_arrays([spec])
+        scores = np.empty(layout.MAX_LEGAL, dtype=np.float64)
+        S = layout.state_array(state)
+        return int(choose(S, cfg, cards, nobles, kinds[0], params[0], g, new_work(), scores))
+
     def search_terms(
         self, state: Any, spec: StrategySpec, g: np.ndarray
     ) -> list[tuple[int, float, float]]:
