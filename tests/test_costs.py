@@ -31,10 +31,20 @@ def test_a_cell_counts_the_games_and_real_decisions_it_played(costs, game):
     assert cost.games_per_s == pytest.approx(1 / cost.cpu)
 
 
+@pytest.mark.parametrize("game", ["sanssouci", "seikatsu", "splendor"])
+def test_a_compiled_cell_times_the_core_at_every_real_decision(costs, game):
+    cell = costs.Cell(game, "ismcts:iterations=3", 2, compiled=True)
+    cost = costs.measure(cell, seed=1, seconds=0.0, min_games=1, max_games=5)
+    assert cost.games == 1
+    assert 20 <= cost.decisions <= 400
+    python = costs.measure(costs.Cell(game, "heuristic", 2), 1, 0.0, 1, 5)
+    assert cost.decisions == python.decisions  # the same heuristic game's decisions
+
+
 def test_the_table_has_a_row_per_cell_and_the_hourly_rate_of_its_workers(costs, capsys):
     costs.main(
         ["--game", "sanssouci", "--players", "2,3", "--budgets", "2", "--seconds", "0"]
-        + ["--min-games", "1", "--workers", "1"]
+        + ["--min-games", "1", "--workers", "1", "--compiled", "ismcts:iterations=2"]
     )
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith("| `")]
@@ -43,6 +53,8 @@ def test_the_table_has_a_row_per_cell_and_the_hourly_rate_of_its_workers(costs, 
         ["| `heuristic`", "3"],
         ["| `lookahead:rollouts=2,width=4`", "2"],
         ["| `lookahead:rollouts=2,width=4`", "3"],
+        ["| `ismcts:iterations=2` (compiled)", "2"],
+        ["| `ismcts:iterations=2` (compiled)", "3"],
     ]
     for row in rows:
         cells = row.strip(" |").split(" | ")

@@ -93,6 +93,16 @@ class Core(Protocol):
     ) -> CoreChunk:
         """Play `games` ((game_id, game_seed) pairs) and return the Python path's frames."""
 
+    def decide(self, state: Any, spec: StrategySpec, g: Any) -> int:
+        """What `spec`'s compiled form chooses at a Python engine's `state`, drawing from
+        the compiled generator `g` (`rng`) as the Python strategy draws from its own."""
+
+    def search_terms(
+        self, state: Any, spec: StrategySpec, g: Any
+    ) -> list[tuple[int, float, float]]:
+        """An `ismcts` spec's compiled search at `state`: each legal choice with its visits
+        and mean reward, in legal order."""
+
 
 @cache
 def numba_available() -> bool:

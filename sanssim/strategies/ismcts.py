@@ -52,7 +52,9 @@ mean reward breaking ties, and `terms` shows the two apart for `show
 view does not show, so a change to hidden parts of the true state cannot change
 a choice.
 
-A compiled version choosing exactly what this one chooses must keep: the draws
+The compiled version (`sanssim.compiled.ismcts`, on every built-in game's core)
+chooses exactly what this one chooses (`tests/compiled/test_ismcts_cores.py`), as it
+keeps: the draws
 in this order per iteration (`determinize`, then the rollout strategy's
 `explain` at every tree step and its `choose` through the rollout); the option
 order (the rollout strategy's ranking cut to `width`, else the legal order); the

@@ -25,6 +25,7 @@ SPECS = [
     "heuristic",
     "heuristic:reach=1,deny=1.5,gold=0.1",
     "lookahead:rollouts=6,width=3",
+    "ismcts:iterations=4,width=3",
 ]
 NO_LOG = np.zeros((1, layout.RECORD_WIDTH), dtype=np.int32)
 
@@ -68,7 +69,7 @@ def test_the_rules_step_for_step_from_mid_game(n):
 def test_compiled_choices_are_python_choices_and_ignore_hidden_information(text):
     spec = resolve(text, "splendor")
     for n in (2, 3):
-        for seed in range(5 if text.startswith("lookahead") else 12):
+        for seed in range(5 if text.startswith(("lookahead", "ismcts")) else 12):
             state = mid_game(n, seed)
             for _ in range(6 * n):
                 if not state.legal:

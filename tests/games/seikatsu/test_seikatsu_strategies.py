@@ -154,7 +154,13 @@ def test_strategies_ignore_hidden_information(name, n, tournament):
         assert ea == eb
 
 
-COMPILED = ["random", "greedy", "heuristic:spoil=1.1,fill=0.3", "lookahead:rollouts=4,width=2"]
+COMPILED = [
+    "random",
+    "greedy",
+    "heuristic:spoil=1.1,fill=0.3",
+    "lookahead:rollouts=4,width=2",
+    "ismcts:iterations=6,width=3",
+]
 
 
 @pytest.mark.parametrize("text", COMPILED)

@@ -16,6 +16,7 @@ from sanssim.games.sanssouci.engine import ROUNDS, Game, State
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
 from sanssim.seeding import strategy_seed
+from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
@@ -29,8 +30,10 @@ _KINDS = {
     HeuristicStrategy: 2,
     TunedHeuristicStrategy: 2,
     LookaheadStrategy: 3,
+    IsmctsStrategy: 4,
 }
-_DRAWING = (RandomStrategy, LookaheadStrategy)  # the strategies that draw from their stream
+# the strategies that draw from their stream
+_DRAWING = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
 
 
 class SanssouciCore:
@@ -47,7 +50,8 @@ class SanssouciCore:
         from sanssim.strategies import resolve
 
         game = Game(GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True))
-        specs = [resolve(s) for s in ("random", "greedy", "heuristic", "lookahead:rollouts=2")]
+        names = ("random", "greedy", "lookahead:rollouts=2", "ismcts:iterations=2")
+        specs = [resolve(s) for s in names]
         self.play_chunk(game, specs, "compile", [s.text for s in specs], [(0, 1)], True)
 
     def play_chunk(
@@ -106,19 +110,34 @@ class SanssouciCore:
         kind = _KINDS[spec.cls]
         return int(choose(state_array(state), pack_game(state.game), kind, seat_weights(spec), g))
 
+    def search_terms(
+        self, state: State, spec: StrategySpec, g: np.ndarray
+    ) -> list[tuple[int, float, float]]:
+        """An `ismcts` spec's compiled search at `state`: each legal choice with its visits
+        and mean reward, in legal order (`IsmctsStrategy.terms` before its sort)."""
+        from sanssim.games.sanssouci.core.ismcts import ismcts
+        from sanssim.games.sanssouci.core.layout import pack_game, state_array
+
+        visits, means = np.zeros(len(state.legal)), np.zeros(len(state.legal))
+        ismcts(state_array(state), pack_game(state.game), seat_weights(spec), g, visits, means)
+        return list(zip(state.legal, visits.tolist(), means.tolist(), strict=True))
+
 
 def seat_weights(spec: StrategySpec) -> np.ndarray:
     """A seat's weight row (`core.strategies.weights`): its heuristic's weights, and for
-    lookahead those of the game's rollout strategy at its defaults, as the Python lookahead
-    makes it."""
+    lookahead and ismcts those of the game's rollout strategy at its defaults, as the Python
+    searches make it."""
+    from sanssim.compiled.ismcts import parameters
     from sanssim.games.sanssouci.core.strategies import weights
     from sanssim.games.sanssouci.plugin import GAME
 
     params = dict(spec.params)
+    policy = GAME.strategies()[GAME.rollout_strategy]
+    defaults = {p.name: p.default for p in policy.params}
     if spec.cls is LookaheadStrategy:
-        policy = GAME.strategies()[GAME.rollout_strategy]
-        defaults = {p.name: p.default for p in policy.params}
         return weights(defaults, params["rollouts"], params["width"])
+    if spec.cls is IsmctsStrategy:
+        return weights(defaults, search=parameters(params))
     if spec.cls in (HeuristicStrategy, TunedHeuristicStrategy):
         return weights(params)
     return weights({})

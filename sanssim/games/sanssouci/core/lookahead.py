@@ -94,7 +94,7 @@ def determinize(
 
 
 @nb.njit(cache=True)
-def _ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.ndarray:
+def ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.ndarray:
     """heuristic.explain's first `width` options: best score first, ties in legal order."""
     n_legal = st[LEGAL_LEN]
     scores = np.empty(n_legal)
@@ -108,13 +108,26 @@ def _ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.nd
 
 
 @nb.njit(cache=True)
-def _margin(world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np.ndarray):
-    """Play the world (its stream `wg`) to the end by heuristic; the seat's total minus the
-    best other total."""
+def play_out(
+    world: np.ndarray, gp: np.ndarray, hw: np.ndarray, wg: np.ndarray, g: np.ndarray, uniform: bool
+) -> None:
+    """Every seat plays the world (its stream `wg`) to the end by heuristic (weights `hw`),
+    or uniformly at random from the player's stream `g`."""
     log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
     pos = np.zeros(1, dtype=np.int64)
     while world[PHASE] != END:
-        apply(world, gp, wg, best_by_score(world, gp, np.int64(HEURISTIC), hw), log, pos)
+        if uniform:
+            action = world[LEGAL + np.int64(mt.random(g) * world[LEGAL_LEN])]
+        else:
+            action = best_by_score(world, gp, np.int64(HEURISTIC), hw)
+        apply(world, gp, wg, action, log, pos)
+
+
+@nb.njit(cache=True)
+def _margin(world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np.ndarray):
+    """Play the world (its stream `wg`) to the end by heuristic; the seat's total minus the
+    best other total."""
+    play_out(world, gp, hw, wg, wg, False)
     n = gp[G_N]
     totals = np.zeros((n, RESULT_WIDTH), dtype=np.int64)
     score_game(world, gp, totals)
@@ -130,7 +143,7 @@ def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> n
     """LookaheadStrategy.choose for the current seat; `w`: heuristic's default weights,
     rollouts and width."""
     me = st[CURRENT]
-    options = _ranked(st, gp, w, np.int64(w[W_WIDTH]))
+    options = ranked(st, gp, w, np.int64(w[W_WIDTH]))
     k = options.shape[0]
     if k == 1:
         return options[0]

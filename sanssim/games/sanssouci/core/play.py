@@ -13,6 +13,7 @@ import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.games.sanssouci.core.deal import deal
+from sanssim.games.sanssouci.core.ismcts import ismcts
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -26,7 +27,7 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.lookahead import lookahead
 from sanssim.games.sanssouci.core.rules import apply, settle
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
-from sanssim.games.sanssouci.core.strategies import LOOKAHEAD, RANDOM, best_by_score
+from sanssim.games.sanssouci.core.strategies import ISMCTS, LOOKAHEAD, RANDOM, best_by_score
 from sanssim.games.sanssouci.engine import END
 
 
@@ -39,6 +40,9 @@ def choose(
         return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
     if kind == LOOKAHEAD:
         return lookahead(st, gp, w, g)
+    if kind == ISMCTS:
+        scratch = np.empty(st[LEGAL_LEN])
+        return ismcts(st, gp, w, g, scratch, scratch.copy())
     return best_by_score(st, gp, kind, w)
 
 
@@ -67,7 +71,7 @@ def play_games(
         deal(st, gp, g, seeds[k], record)
         settle(st, gp, g, log, pos)
         for p in range(n):
-            if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:  # the others never draw
+            if kinds[p] == RANDOM or kinds[p] >= LOOKAHEAD:  # the others never draw
                 mt.seed(players[p], seat_seeds[k, p])
         while st[PHASE] != END:
             p = st[CURRENT]

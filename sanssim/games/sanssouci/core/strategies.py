@@ -2,9 +2,10 @@
 choose: the same float operations in the same order, the same ties (the first best option
 in the order of the legal choices), the same draws.
 
-A seat's strategy is a kind (`RANDOM`, `GREEDY`, `HEURISTIC`, `LOOKAHEAD`) and a float64
-weight row `w` (`weights`: heuristic's parameters in their declared order, then its credit
-table as the Python strategy computes it, then lookahead's rollouts and width). Everything
+A seat's strategy is a kind (`RANDOM`, `GREEDY`, `HEURISTIC`, `LOOKAHEAD`, `ISMCTS`) and a
+float64 weight row `w` (`weights`: heuristic's parameters in their declared order, then its
+credit table as the Python strategy computes it, then lookahead's rollouts and width, then
+ismcts's parameters, `sanssim.compiled.ismcts.parameters`). Everything
 is read from the state as the seat's `PlayerView` would show it: its own hand and
 missions, public facts otherwise.
 """
@@ -15,6 +16,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
+from sanssim.compiled.ismcts import PARAMS
 from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -71,7 +73,7 @@ from sanssim.games.sanssouci.engine import (
 )
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 
-RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 WEIGHT_NAMES = tuple(p.name for p in HeuristicStrategy.params)
 (
     W_OPTION, W_MISSION, W_PATH, W_LATENT, W_BLOCK, W_ROW, W_COLUMN, W_DECAY, W_SKIP,
@@ -81,12 +83,18 @@ W_CREDIT = len(WEIGHT_NAMES)
 CREDITS = 10
 W_ROLLOUTS = W_CREDIT + CREDITS  # lookahead's two parameters follow heuristic's weights
 W_WIDTH = W_ROLLOUTS + 1
-N_WEIGHTS = W_WIDTH + 1
+W_SEARCH = W_WIDTH + 1  # then ismcts's parameters
+N_WEIGHTS = W_SEARCH + PARAMS
 
 
-def weights(heuristic: dict[str, float], rollouts: int = 0, width: int = 0) -> np.ndarray:
+def weights(
+    heuristic: dict[str, float],
+    rollouts: int = 0,
+    width: int = 0,
+    search: np.ndarray | None = None,
+) -> np.ndarray:
     """A seat's weight row: heuristic's parameters as the Python strategy holds them (its
-    credit table included), and lookahead's rollouts and width."""
+    credit table included), lookahead's rollouts and width, ismcts's parameters."""
     row = np.zeros(N_WEIGHTS, dtype=np.float64)
     player = HeuristicStrategy(None, **heuristic)  # type: ignore[arg-type]
     for i, name in enumerate(WEIGHT_NAMES):
@@ -94,6 +102,8 @@ def weights(heuristic: dict[str, float], rollouts: int = 0, width: int = 0) -> n
     row[W_CREDIT:W_ROLLOUTS] = player.credit
     row[W_ROLLOUTS] = rollouts
     row[W_WIDTH] = width
+    if search is not None:
+        row[W_SEARCH:] = search
     return row
 
 

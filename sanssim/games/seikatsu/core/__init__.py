@@ -21,7 +21,7 @@ from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
 from sanssim.games.seikatsu.core.engine import LOG_HAND
 from sanssim.games.seikatsu.core.lookahead import decide, int_work
-from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
+from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, ISMCTS, LOOKAHEAD, RANDOM
 from sanssim.games.seikatsu.core.tables import (
     HMAX,
     MAX_CELLS,
@@ -40,6 +40,7 @@ from sanssim.games.seikatsu.plugin import GAME
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import StrategySpec
+from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
 
@@ -48,6 +49,7 @@ CODES = {
     GreedyStrategy: GREEDY,
     HeuristicStrategy: HEURISTIC,
     LookaheadStrategy: LOOKAHEAD,
+    IsmctsStrategy: ISMCTS,
 }
 WEIGHTS = max(len(cls.params) for cls in CODES)
 EXACT = 2.0**53  # parameters pass as doubles: integers below this round-trip exactly
@@ -59,8 +61,11 @@ def _compiled_params(spec: StrategySpec) -> bool:
     """Parameters the compiled strategies replicate: finite numbers; `heuristic`'s
     fill and team not negative (a negative set size indexes the points table from its
     end in Python, or fails) and no weight so large that a score could be NaN (Python
-    sorts NaNs its own way), `lookahead`'s counts exact as doubles."""
+    sorts NaNs its own way), `lookahead`'s counts exact as doubles, `ismcts`'s numbers
+    too (its texts name choices)."""
     values = dict(spec.params)
+    if spec.cls is IsmctsStrategy:
+        values = {k: v for k, v in values.items() if not isinstance(v, str)}
     if not all(isinstance(v, int | float) and math.isfinite(v) for v in values.values()):
         return False
     if spec.cls is HeuristicStrategy:
@@ -88,8 +93,10 @@ class SeikatsuCore:
 
     def compile(self) -> None:
         game = Game(GameConfig())
-        specs = [StrategySpec(cls.name, cls, (), "seikatsu") for cls in (RandomStrategy,) * 2]
-        self.play_chunk(game, specs, "", ["random"] * 2, [(0, 0)], True)
+        from sanssim.strategies import resolve
+
+        specs = [resolve(name, "seikatsu") for name in ("random", "ismcts:iterations=2")]
+        self.play_chunk(game, specs, "", [spec.text for spec in specs], [(0, 0)], True)
 
     def play_chunk(
         self,
@@ -110,8 +117,8 @@ class SeikatsuCore:
         codes = np.array([CODES[spec.cls] for spec in specs], dtype=np.int64)
         weights = np.zeros((n, WEIGHTS), dtype=np.float64)
         for seat, spec in enumerate(specs):
-            for i, (_, value) in enumerate(spec.params):
-                weights[seat, i] = value
+            row = seat_weights(spec)
+            weights[seat, : len(row)] = row
         count = len(games)
         log = np.full((count * t[TURNS] if record else 0, LOG_HAND + t[HMAX]), -1, np.int32)
         start = np.zeros((count, t[N_STARTS]), dtype=np.int64)
@@ -132,12 +139,37 @@ class SeikatsuCore:
     def decide(self, state: State, spec: StrategySpec, stream: np.ndarray) -> int:
         """The compiled choice of `spec` for the seat to move in a Python `state`, drawing
         from `stream` (a compiled generator, advanced as the Python strategy's would be)."""
-        game = state.game
-        t = game_table(game)
-        weights = np.array([value for _, value in spec.params] or [0.0], dtype=np.float64)
-        stats = np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
-        floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
-        log = np.zeros((0, LOG_HAND + t[HMAX]), dtype=np.int32)
-        s = state_array(game, state)
-        work = (stats, floats, int_work(t), POLICY, log)
-        return int(decide(t, s, CODES[spec.cls], weights, stream, *work))
+        t = game_table(state.game)
+        s = state_array(state.game, state)
+        return int(decide(t, s, CODES[spec.cls], seat_weights(spec), stream, *_work(t)))
+
+    def search_terms(
+        self, state: State, spec: StrategySpec, stream: np.ndarray
+    ) -> list[tuple[int, float, float]]:
+        """An `ismcts` spec's compiled search at `state`: each legal choice with its visits
+        and mean reward, in legal order (`IsmctsStrategy.terms` before its sort)."""
+        from sanssim.games.seikatsu.core.lookahead import ismcts
+
+        t = game_table(state.game)
+        s = state_array(state.game, state)
+        visits, means = np.zeros(len(state.legal)), np.zeros(len(state.legal))
+        ismcts(t, s, seat_weights(spec), stream, *_work(t), visits, means)
+        return list(zip(state.legal, visits.tolist(), means.tolist(), strict=True))
+
+
+def _work(t: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A single decision's work space: row stats, floats, ints, rollout weights, a log."""
+    stats = np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
+    floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+    log = np.zeros((0, LOG_HAND + t[HMAX]), dtype=np.int32)
+    return stats, floats, int_work(t), POLICY, log
+
+
+def seat_weights(spec: StrategySpec) -> np.ndarray:
+    """A seat's parameters as the compiled strategies read them: in the class's order,
+    `ismcts`'s as `sanssim.compiled.ismcts.parameters` gives them."""
+    if spec.cls is IsmctsStrategy:
+        from sanssim.compiled.ismcts import parameters
+
+        return parameters(dict(spec.params))
+    return np.array([value for _, value in spec.params] or [0.0], dtype=np.float64)

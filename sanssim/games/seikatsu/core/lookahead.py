@@ -1,10 +1,14 @@
-"""Every compiled decision, `lookahead` included: flat Monte Carlo on determinised states.
+"""Every compiled decision, the shared searches included: `lookahead` (flat Monte Carlo on
+determinised states) and `ismcts` (`sanssim.compiled.ismcts` over this module's hooks).
 
 `lookahead` mirrors `sanssim.strategies.lookahead` with Seikatsu's `determinize`: the
 default `heuristic` ranks the options, the `width` best are each tried on the same
 sampled worlds (the unseen tiles sorted, shuffled, dealt to the other hands and the
 rest the bag), and every seat plays on by the default `heuristic` to the end, all on
 the lookahead player's one random stream. An option's value is its mean final margin.
+`ismcts`'s context is (the table, the rollout weights, the row stats, the scores, an
+order, kind counts, the unwritten log, side totals and places); the bag order is a
+world's only chance, fixed by `determinize`, and every draw is the player's stream's.
 """
 
 from __future__ import annotations
@@ -13,9 +17,18 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.games.seikatsu.core.engine import EMPTY, apply, copy_state, side_totals, spread
+from sanssim.compiled.ismcts import PARAMS, searcher
+from sanssim.games.seikatsu.core.engine import (
+    EMPTY,
+    apply,
+    copy_state,
+    side_ranks,
+    side_totals,
+    spread,
+)
 from sanssim.games.seikatsu.core.strategies import (
     GREEDY,
+    ISMCTS,
     LOOKAHEAD,
     RANDOM,
     choose_random,
@@ -70,6 +83,9 @@ def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
         return choose_random(t, s, g)
     if code == LOOKAHEAD:
         return lookahead(t, s, w, g, stats, floats, ints, policy, log)
+    if code == ISMCTS:
+        visits = np.empty(s[N_LEGAL], dtype=np.float64)
+        return ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, visits.copy())
     order = ints[: t[MAX_LEGAL]]
     if code == GREEDY:
         greedy_scores(t, s, s[CURRENT], stats, floats)
@@ -126,6 +142,31 @@ def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
 
 
 @nb.njit(cache=True)
+def ranked(t, s, policy, stats, scores, order) -> None:  # type: ignore[no-untyped-def]
+    """`order[:n]`: the legal choices' indices as the rollout heuristic's `explain` ranks
+    them (a stable sort by -score: legal order among equal scores)."""
+    heuristic_scores(t, s, s[CURRENT], policy, stats, scores)
+    for i in range(s[N_LEGAL]):
+        j = i
+        while j > 0 and scores[order[j - 1]] < scores[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
+@nb.njit(cache=True)
+def play_out(t, s, policy, stats, scores, order, g, log, uniform) -> None:  # type: ignore[no-untyped-def]
+    """Every seat plays on by the rollout heuristic (or uniformly at random), drawing from `g`."""
+    while s[N_LEGAL] > 0:
+        if uniform:
+            action = choose_random(t, s, g)
+        else:
+            heuristic_scores(t, s, s[CURRENT], policy, stats, scores)
+            action = pick(t, s, scores, order, g, False)
+        apply(t, s, action, log, -1)
+
+
+@nb.njit(cache=True)
 def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     """`LookaheadStrategy.choose`: the tried option of the best mean margin (first of equals)."""
     size = t[MAX_LEGAL]
@@ -142,13 +183,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     branch = ints[at + t[S_SIZE] : at + 2 * t[S_SIZE]]
     seat = s[CURRENT]
     n = s[N_LEGAL]
-    heuristic_scores(t, s, seat, policy, stats, scores)
-    for i in range(n):  # stable sort by -score: legal order among equal scores
-        j = i
-        while j > 0 and scores[order[j - 1]] < scores[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+    ranked(t, s, policy, stats, scores, order)
     width = min(n, max(1, np.int64(w[WIDTH])))
     legal = t[S_LEGAL]
     if width == 1:
@@ -162,10 +197,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
         for i in range(width):
             copy_state(branch, world)
             apply(t, branch, options[i], log, -1)
-            while branch[N_LEGAL] > 0:
-                heuristic_scores(t, branch, branch[CURRENT], policy, stats, scores)
-                action = pick(t, branch, scores, order, g, False)
-                apply(t, branch, action, log, -1)
+            play_out(t, branch, policy, stats, scores, order, g, log, False)
             value[i] += margin(t, branch, seat, totals)
     best = 0
     for i in range(width):
@@ -173,3 +205,84 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
         if value[i] > value[best]:
             best = i
     return options[best]
+
+
+@nb.njit(cache=True)
+def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
+    determinize(ctx[0], root, root[CURRENT], g, world, ctx[5])
+
+
+@nb.njit(cache=True)
+def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def]
+    t = ctx[0]
+    n = world[N_LEGAL]
+    legal = t[S_LEGAL]
+    if width < 1 or n <= width:
+        for i in range(n):
+            out[i] = world[legal + i]
+        return n
+    order = ctx[4]
+    ranked(t, world, ctx[1], ctx[2], ctx[3], order)
+    for i in range(width):
+        out[i] = world[legal + order[i]]
+    return width
+
+
+@nb.njit(cache=True)
+def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
+    apply(ctx[0], world, action, ctx[6], -1)
+
+
+@nb.njit(cache=True)
+def _over(world) -> bool:  # type: ignore[no-untyped-def]
+    return world[N_LEGAL] == 0
+
+
+@nb.njit(cache=True)
+def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
+    return world[CURRENT]
+
+
+@nb.njit(cache=True)
+def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
+    play_out(ctx[0], world, ctx[1], ctx[2], ctx[3], ctx[4], g, ctx[6], uniform)
+
+
+@nb.njit(cache=True)
+def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
+    """Each seat its side's place and total (`State.ranks`, `State.returns`)."""
+    t = ctx[0]
+    side_totals(t, world, ctx[7])
+    side_ranks(t, ctx[7], ctx[8])
+    for p in range(ranks.shape[0]):
+        side = t[t[T_SIDE] + p]
+        ranks[p] = ctx[8][side]
+        totals[p] = ctx[7][side]
+
+
+_search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
+
+
+@nb.njit(cache=True)
+def ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, means) -> np.int64:  # type: ignore[no-untyped-def]
+    """`IsmctsStrategy.choose` for the current seat (its `terms` in `visits` and `means`,
+    one per legal choice); `w`: the search's parameters (`sanssim.compiled.ismcts`)."""
+    size = t[MAX_LEGAL]
+    sides = max(1, t[N_SIDES])
+    ctx = (
+        t,
+        policy,
+        stats,
+        floats[:size],
+        ints[:size],
+        ints[size : size + t[N_KINDS]],
+        log,
+        np.zeros(sides, dtype=np.int64),
+        np.zeros(sides, dtype=np.int64),
+    )
+    n = t[N_PLAYERS]
+    seat_sides = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        seat_sides[p] = t[t[T_SIDE] + p]
+    legal = s[t[S_LEGAL] : t[S_LEGAL] + s[N_LEGAL]].copy()
+    return _search(ctx, s, legal, g, w[:PARAMS], seat_sides, size, visits, means)

@@ -38,7 +38,7 @@ from sanssim.games.seikatsu.core.tables import (
     TURNS,
 )
 
-RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 EPS = 1e-9
 # heuristic's parameters, in `HeuristicStrategy.params` order
 BIRDS, ROWS, SPOIL, FILL, TEAM, KOI_WEIGHT = range(6)

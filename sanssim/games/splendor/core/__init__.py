@@ -34,7 +34,14 @@ from sanssim.games.splendor.core.play import (
     SEEDS_BEFORE_SEATS,
     play_games,
 )
-from sanssim.games.splendor.core.strategies import FAILED, GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
+from sanssim.games.splendor.core.strategies import (
+    FAILED,
+    GREEDY,
+    HEURISTIC,
+    ISMCTS,
+    LOOKAHEAD,
+    RANDOM,
+)
 from sanssim.games.splendor.engine import END_REASONS, N_GEMS, N_LEVELS, Game, GameConfig
 from sanssim.games.splendor.log import seat_columns, table_columns
 from sanssim.games.splendor.plugin import GAME
@@ -50,6 +57,7 @@ class CompiledGameFailed(ChunkRefused):
 
 def _kinds() -> dict[type, int]:
     from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
+    from sanssim.strategies.ismcts import IsmctsStrategy
     from sanssim.strategies.lookahead import LookaheadStrategy
     from sanssim.strategies.random import RandomStrategy
 
@@ -58,6 +66,7 @@ def _kinds() -> dict[type, int]:
         GreedyStrategy: GREEDY,
         HeuristicStrategy: HEURISTIC,
         LookaheadStrategy: LOOKAHEAD,
+        IsmctsStrategy: ISMCTS,
     }
 
 
@@ -72,11 +81,17 @@ def game_seeds(seed: int, n_players: int) -> list[int]:
 
 
 def seat_arrays(specs: Sequence[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
-    """Each seat's compiled strategy kind, and its parameters in the class's order."""
+    """Each seat's compiled strategy kind, and its parameters in the class's order
+    (`ismcts`'s as `sanssim.compiled.ismcts.parameters` gives them)."""
+    from sanssim.compiled.ismcts import parameters
+
     kinds = _kinds()
     params = np.zeros((len(specs), MAX_PARAMS), dtype=np.float64)
     for p, spec in enumerate(specs):
-        values = [float(v) for _, v in spec.params]
+        if kinds[spec.cls] == ISMCTS:
+            values = parameters(dict(spec.params)).tolist()
+        else:
+            values = [float(v) for _, v in spec.params]
         params[p, : len(values)] = values
     return np.array([kinds[spec.cls] for spec in specs], dtype=np.int64), params
 
@@ -96,8 +111,9 @@ class SplendorCore:
         from sanssim.strategies import resolve
 
         game = Game(GameConfig())
-        specs = [resolve(name, "splendor") for name in ("random", "greedy")]
-        self.play_chunk(game, specs, "compile", ["random", "greedy"], [(0, 1)], True)
+        names = ("random", "ismcts:iterations=2")
+        specs = [resolve(name, "splendor") for name in names]
+        self.play_chunk(game, specs, "compile", list(names), [(0, 1)], True)
 
     def play_chunk(
         self,
@@ -145,6 +161,31 @@ def _turns(
     row_start = np.repeat(np.cumsum(turns) - turns, turns)
     rows = picks[:, 0]
     return with_chosen(frame, row_game[rows], rows - row_start[rows], picks[:, 1])
+
+    def decide(self, state: Any, spec: StrategySpec, g: np.ndarray) -> int:
+        """What `spec`'s compiled form chooses at a Python `state`'s decision, drawing from
+        `g` (a `sanssim.compiled.rng` generator, advanced as the Python strategy's is)."""
+        from sanssim.games.splendor.core.position import new_work
+        from sanssim.games.splendor.core.strategies import choose
+
+        cfg, cards, nobles = layout.tables(state.game)
+        kinds, params = seat_arrays([spec])
+        scores = np.empty(layout.MAX_LEGAL, dtype=np.float64)
+        S = layout.state_array(state)
+        return int(choose(S, cfg, cards, nobles, kinds[0], params[0], g, new_work(), scores))
+
+    def search_terms(
+        self, state: Any, spec: StrategySpec, g: np.ndarray
+    ) -> list[tuple[int, float, float]]:
+        """An `ismcts` spec's compiled search at `state`: each legal choice with its visits
+        and mean reward, in legal order (`IsmctsStrategy.terms` before its sort)."""
+        from sanssim.games.splendor.core.ismcts import ismcts
+
+        cfg, cards, nobles = layout.tables(state.game)
+        _, params = seat_arrays([spec])
+        visits, means = np.zeros(len(state.legal)), np.zeros(len(state.legal))
+        ismcts(layout.state_array(state), cfg, cards, nobles, params[0], g, visits, means)
+        return list(zip(state.legal, visits.tolist(), means.tolist(), strict=True))
 
 
 def _results(

@@ -60,12 +60,24 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
 
 
 @inline
-def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, me: int,
-             log: np.ndarray, scores: np.ndarray, work: tuple) -> int:  # fmt: skip
-    """Play on by the default heuristic; seat `me`'s final margin over the best other."""
+def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
+             log: np.ndarray, scores: np.ndarray, work: tuple, g: np.ndarray,
+             uniform: bool) -> None:  # fmt: skip
+    """Every seat plays on by the default heuristic, or uniformly at random from `g`."""
     while S[L.H_N_LEGAL] > 0:
-        heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
-        apply(S, cfg, cards, nobles, log, best(S, scores))
+        if uniform:
+            action = S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
+        else:
+            heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
+            action = best(S, scores)
+        apply(S, cfg, cards, nobles, log, action)
+
+
+@inline
+def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, me: int,
+             log: np.ndarray, scores: np.ndarray, work: tuple, g: np.ndarray) -> int:  # fmt: skip
+    """Play on by the default heuristic; seat `me`'s final margin over the best other."""
+    play_out(S, cfg, cards, nobles, log, scores, work, g, False)
     others = -(1 << 30)
     for q in range(cfg[L.C_N]):
         if q != me:
@@ -74,13 +86,21 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
 
 
 @inline
+def ranked(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
+           scores: np.ndarray, work: tuple) -> np.ndarray:  # fmt: skip
+    """The legal choices' indices as the default heuristic's `explain` ranks them: best
+    score first, equal scores in legal order."""
+    heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
+    return np.argsort(-scores[: S[L.H_N_LEGAL]], kind="mergesort")  # stable, as list.sort
+
+
+@inline
 def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
                      params: np.ndarray, g: np.ndarray, work: tuple,
                      scores: np.ndarray) -> int:  # fmt: skip
     """`LookaheadStrategy.choose`: the option of the best mean final margin."""
     n_legal = S[L.H_N_LEGAL]
-    heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
-    order = np.argsort(-scores[:n_legal], kind="mergesort")  # stable, as list.sort
+    order = ranked(S, cfg, cards, nobles, scores, work)
     tried = min(max(1, int(params[W_WIDTH])), n_legal)
     if tried == 1:
         return S[L.LEGAL + order[0]]
@@ -95,7 +115,7 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         for i in range(tried):
             copy(state, 0, world, 0, len(world))
             apply(state, cfg, cards, nobles, log, S[L.LEGAL + order[i]])
-            totals[i] += _rollout(state, cfg, cards, nobles, me, log, scores, work)
+            totals[i] += _rollout(state, cfg, cards, nobles, me, log, scores, work, g)
     top = 0
     for i in range(1, tried):
         if totals[i] / worlds > totals[top] / worlds:

@@ -36,7 +36,7 @@ from sanssim.games.splendor.core.layout import (
 )
 from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply, settle
-from sanssim.games.splendor.core.state import copy, inline, seat
+from sanssim.games.splendor.core.state import copy, inline, ranks_of, seat
 from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
@@ -60,30 +60,11 @@ SEEDS_BEFORE_SEATS = N_LEVELS + 1  # deck 1-3, nobles
 
 
 @inline
-def _ranks(S: np.ndarray, n: int, later: int, out: np.ndarray) -> None:
-    """`State.ranks`: more points, then (with ties to the later seat) the later seat,
-    then fewer cards; still tied shares the rank."""
-    for p in range(n):
-        rank = 1
-        mine = seat(p)
-        for q in range(n):
-            other = seat(q)
-            a, b = S[other + P_POINTS], S[mine + P_POINTS]
-            if a == b and later:
-                a, b = q, p
-            if a == b:
-                a, b = -S[other + P_CARDS], -S[mine + P_CARDS]
-            if a > b:
-                rank += 1
-        out[p] = rank
-
-
-@inline
 def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarray, i: int) -> None:
     """Game `i`'s results: seat rows from `i * players`, its game row."""
     n = cfg[C_N]
     ranks = np.zeros(n, dtype=np.int64)
-    _ranks(S, n, cfg[C_TIES_LATER], ranks)
+    ranks_of(S, n, cfg[C_TIES_LATER], ranks)
     for p in range(n):
         base = seat(p)
         row = seats[i * n + p]
@@ -154,7 +135,7 @@ def play_games(
         game_log = log[rows:]
         deal(S, cfg, cards, seeds[i], record, g)
         for p in range(n):
-            if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:
+            if kinds[p] == RANDOM or kinds[p] >= LOOKAHEAD:  # the others never draw
                 rng.seed(players[p], seeds[i, SEEDS_BEFORE_SEATS + p])
         settle(S, cfg, cards, nobles, game_log)
         first_pick = picked

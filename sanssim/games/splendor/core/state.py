@@ -56,3 +56,22 @@ def pop_deck(S: np.ndarray, cfg: np.ndarray, level: int) -> int:
 @jit
 def affordable(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> bool:
     return short_of(S, cards, base, card) <= S[base + L.P_TOKENS + E.GOLD]
+
+
+@jit
+def ranks_of(S: np.ndarray, n: int, later: int, out: np.ndarray) -> None:
+    """`State.ranks`: more points, then (with ties to the later seat) the later seat,
+    then fewer cards; still tied shares the rank."""
+    for p in range(n):
+        rank = 1
+        mine = seat(p)
+        for q in range(n):
+            other = seat(q)
+            a, b = S[other + L.P_POINTS], S[mine + L.P_POINTS]
+            if a == b and later:
+                a, b = q, p
+            if a == b:
+                a, b = -S[other + L.P_CARDS], -S[mine + L.P_CARDS]
+            if a > b:
+                rank += 1
+        out[p] = rank

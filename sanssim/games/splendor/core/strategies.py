@@ -1,5 +1,5 @@
-"""The compiled strategies: `random`, `greedy` and `heuristic`, choosing exactly what their
-Python versions choose.
+"""The compiled strategies: `random`, `greedy` and `heuristic` (and the shared searches,
+`lookahead` and `ismcts`), choosing exactly what their Python versions choose.
 
 Each score is the Python `sum(terms.values())`: the same terms added left to right in
 the same order, so the floats are the same floats; `choose` keeps the first of equal
@@ -16,11 +16,12 @@ from sanssim.compiled import rng
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
+from sanssim.games.splendor.core.ismcts import ismcts
 from sanssim.games.splendor.core.lookahead import lookahead_choose
 from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
 from sanssim.games.splendor.core.state import inline, seat
 
-RANDOM, GREEDY, HEURISTIC, LOOKAHEAD = range(4)
+RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 FAILED = -1  # the choice of a strategy that raises in Python
 
 
@@ -131,6 +132,9 @@ def choose(
         return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
     if kind == LOOKAHEAD:
         return lookahead_choose(S, cfg, cards, nobles, params, g, work, scores)
+    if kind == ISMCTS:
+        visits = np.empty(S[L.H_N_LEGAL], dtype=np.float64)
+        return ismcts(S, cfg, cards, nobles, params, g, visits, visits.copy())
     if kind == GREEDY:
         if not greedy_scores(S, cfg, cards, scores, work):
             return FAILED

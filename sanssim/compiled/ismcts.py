@@ -1,0 +1,217 @@
+"""`ismcts` on the compiled cores: the tree of `sanssim.strategies.ismcts`, once for all games.
+
+A core makes its game's search with `searcher`, from hooks: numba functions over the
+game's own state arrays, each taking `ctx` (a tuple of the game's tables and scratch
+space) first:
+
+- `determinize(ctx, root, world, g)`: `world`, sampled from what the seat to move at
+  `root` knows (`view.determinize`), its draws from the searcher's stream `g`;
+- `options(ctx, world, width, out)`: how many options the node tries, written to `out`
+  in their order (the rollout strategy's `width` best, else the legal ones);
+- `play(ctx, world, action)`; `over(world)`: no one has a choice; `mover(world)`;
+- `play_out(ctx, world, g, uniform)`: every seat on to the end by the rollout strategy
+  (uniformly at random when `uniform`), its draws from `g`;
+- `outcome(ctx, world, ranks, totals)`: each seat's final rank and total.
+
+The hooks are frozen into the search as globals are (numba caches it; a jitted
+function passed as an argument instead would make the search uncachable). A decision
+holds a fresh tree in flat arrays, a node per iteration at most: its action, first
+child and next sibling (a node's children form a list, found by action), visits and
+availability, and the reward totals per seat. The draws, the option order, the
+expansion, UCB's strict `>`, the float sums and the final ranking are the Python
+strategy's (its docstring lists them), so the search chooses what it chooses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+# A seat's search parameters (`parameters`), in one float64 row.
+I_ITERATIONS, I_C, I_WIDTH, I_UNIFORM, I_MARGIN = range(5)
+PARAMS = 5
+# A node's integer fields.
+ACTION, FIRST, NEXT, VISITS, AVAILABLE = range(5)
+
+
+def parameters(params: Mapping[str, Any]) -> np.ndarray:
+    """An `ismcts` spec's parameters as the search reads them."""
+    row = np.zeros(PARAMS, dtype=np.float64)
+    row[I_ITERATIONS] = params["iterations"]
+    row[I_C] = params["c"]
+    row[I_WIDTH] = params["width"]
+    row[I_UNIFORM] = params["rollout"] == "random"
+    row[I_MARGIN] = params["reward"] == "margin"
+    return row
+
+
+@nb.njit(cache=True)
+def child(nodes: np.ndarray, node: np.int64, action: np.int64) -> np.int64:
+    """The child of `node` reached by `action`, or -1."""
+    at = nodes[node, FIRST]
+    while at >= 0:
+        if nodes[at, ACTION] == action:
+            return at
+        at = nodes[at, NEXT]
+    return at
+
+
+@nb.njit(cache=True)
+def step(
+    nodes: np.ndarray,
+    totals: np.ndarray,
+    used: np.int64,
+    node: np.int64,
+    options: np.ndarray,
+    k: np.int64,
+    mover: np.int64,
+    c: float,
+    found: np.ndarray,
+) -> tuple[np.int64, bool]:
+    """One step down from `node` among `options[:k]`: a new child for the first option
+    never tried (at `used`), else the child of the highest UCB value for `mover` (the
+    first of equals); every child that was an option counts one more availability.
+    The child taken, and whether it is new."""
+    untried = -1
+    for i in range(k):
+        found[i] = child(nodes, node, options[i])
+        if found[i] < 0 and untried < 0:
+            untried = i
+    if untried >= 0:
+        pick = untried
+        nodes[used, ACTION] = options[untried]
+        nodes[used, FIRST] = -1
+        nodes[used, NEXT] = nodes[node, FIRST]
+        nodes[node, FIRST] = used
+        found[untried] = used
+    else:
+        pick = 0
+        best = -np.inf
+        for i in range(k):
+            at = found[i]
+            visits = nodes[at, VISITS]
+            explore = math.sqrt(math.log(nodes[at, AVAILABLE]) / visits)
+            value = totals[at, mover] / visits + c * explore
+            if value > best:
+                pick, best = i, value
+    for i in range(k):
+        if found[i] >= 0:
+            nodes[found[i], AVAILABLE] += 1
+    return found[pick], untried >= 0
+
+
+@nb.njit(cache=True)
+def rewards(
+    margin: bool, ranks: np.ndarray, totals: np.ndarray, sides: np.ndarray, out: np.ndarray
+) -> None:
+    """`out[seat]`, in [0, 1]: the share of other sides it ranks above (a tie half), or
+    its final margin over the best other side scaled by twice the largest total."""
+    n = sides.shape[0]
+    firsts = np.empty(n, dtype=np.int64)  # each side's first seat, in seat order
+    m = 0
+    for seat in range(n):
+        new = True
+        for j in range(m):
+            if sides[firsts[j]] == sides[seat]:
+                new = False
+        if new:
+            firsts[m] = seat
+            m += 1
+    if margin:
+        largest = 1.0
+        for seat in range(n):
+            largest = max(largest, abs(totals[seat]))
+        scale = 2.0 * largest
+        for seat in range(n):
+            best = np.int64(-(1 << 62))
+            for j in range(m):
+                if sides[firsts[j]] != sides[seat]:
+                    best = max(best, totals[firsts[j]])
+            out[seat] = min(1.0, max(0.0, 0.5 + (totals[seat] - best) / scale))
+        return
+    share = 1.0 / max(1, m - 1)
+    for seat in range(n):
+        beaten = 0.0
+        for j in range(m):
+            other = firsts[j]
+            if sides[other] != sides[seat]:
+                if ranks[seat] < ranks[other]:
+                    beaten += 1.0
+                elif ranks[seat] == ranks[other]:
+                    beaten += 0.5
+        out[seat] = share * beaten
+
+
+def searcher(
+    determinize: Callable[..., None],
+    options: Callable[..., int],
+    play: Callable[..., None],
+    over: Callable[..., bool],
+    mover: Callable[..., int],
+    play_out: Callable[..., None],
+    outcome: Callable[..., None],
+) -> Callable[..., int]:
+    """A game's compiled `IsmctsStrategy.terms` from its hooks (the module docstring):
+    `search(ctx, root, legal, g, p, sides, room, visits, means)` searches with
+    parameters `p` (`parameters`), writes each option of `legal` (the root's, in
+    order) its visits and mean reward, and returns the chosen one; `room` bounds a
+    node's options, `sides` gives each seat's side."""
+
+    @nb.njit(cache=True)
+    def search(ctx, root, legal, g, p, sides, room, visits, means):  # type: ignore[no-untyped-def]
+        n = sides.shape[0]
+        iterations = max(1, np.int64(p[I_ITERATIONS]))
+        width = np.int64(p[I_WIDTH])
+        c = p[I_C]
+        uniform = p[I_UNIFORM] != 0.0
+        margin = p[I_MARGIN] != 0.0
+        nodes = np.zeros((iterations + 1, 5), dtype=np.int64)
+        nodes[0, FIRST] = -1
+        totals = np.zeros((iterations + 1, n), dtype=np.float64)
+        path = np.empty(iterations + 1, dtype=np.int64)
+        world = np.empty_like(root)
+        tried = np.empty(room, dtype=np.int64)
+        found = np.empty(room, dtype=np.int64)
+        ranks = np.empty(n, dtype=np.int64)
+        scores = np.empty(n, dtype=np.int64)
+        reward = np.empty(n, dtype=np.float64)
+        used = 1
+        for _ in range(iterations):
+            determinize(ctx, root, world, g)
+            node = 0
+            path[0] = 0
+            depth = 1
+            while not over(world):
+                k = options(ctx, world, width, tried)
+                node, new = step(nodes, totals, used, node, tried, k, mover(world), c, found)
+                play(ctx, world, nodes[node, ACTION])
+                path[depth] = node
+                depth += 1
+                if new:
+                    used += 1
+                    break
+            if not over(world):
+                play_out(ctx, world, g, uniform)
+            outcome(ctx, world, ranks, scores)
+            rewards(margin, ranks, scores, sides, reward)
+            for i in range(depth):
+                at = path[i]
+                nodes[at, VISITS] += 1
+                for q in range(n):
+                    totals[at, q] += reward[q]
+        seat = mover(root)
+        best = 0
+        best_score = -np.inf
+        for i in range(legal.shape[0]):
+            at = child(nodes, 0, legal[i])
+            visits[i] = nodes[at, VISITS] if at >= 0 else 0
+            means[i] = totals[at, seat] / visits[i] if visits[i] else 0.0
+            if visits[i] + means[i] > best_score:
+                best, best_score = i, visits[i] + means[i]
+        return legal[best]
+
+    return search

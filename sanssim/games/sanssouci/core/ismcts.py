@@ -1,0 +1,103 @@
+"""`ismcts` on the Sanssouci core: the shared search (`sanssim.compiled.ismcts`) over this
+core's determinisation, option ranking and heuristic rollouts (`lookahead`).
+
+The context is (game tables, the seat's weight row, the world's own stream, an empty
+log and its position, a results block): a world draws its game's chance (reshuffles)
+from its own stream, seeded by `determinize`, as `PlayerView.determinize` gives the
+world a `random.Random` of its own; the rollouts' uniform draws come from the
+player's stream.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled import rng as mt
+from sanssim.compiled.ismcts import searcher
+from sanssim.games.sanssouci.core.layout import (
+    CURRENT,
+    G_N,
+    LEGAL,
+    LEGAL_LEN,
+    LEGAL_ROOM,
+    PHASE,
+    RECORD_WIDTH,
+)
+from sanssim.games.sanssouci.core.lookahead import determinize, play_out, ranked
+from sanssim.games.sanssouci.core.rules import apply
+from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
+from sanssim.games.sanssouci.core.strategies import W_SEARCH
+from sanssim.games.sanssouci.engine import END
+
+
+@nb.njit(cache=True)
+def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
+    determinize(root, ctx[0], world, ctx[2], g, root[CURRENT])
+
+
+@nb.njit(cache=True)
+def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def]
+    n = world[LEGAL_LEN]
+    if width < 1 or n <= width:
+        out[:n] = world[LEGAL : LEGAL + n]
+        return n
+    out[:width] = ranked(world, ctx[0], ctx[1], width)
+    return width
+
+
+@nb.njit(cache=True)
+def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
+    apply(world, ctx[0], ctx[2], action, ctx[3], ctx[4])
+
+
+@nb.njit(cache=True)
+def _over(world) -> bool:  # type: ignore[no-untyped-def]
+    return world[PHASE] == END
+
+
+@nb.njit(cache=True)
+def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
+    return world[CURRENT]
+
+
+@nb.njit(cache=True)
+def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
+    play_out(world, ctx[0], ctx[1], ctx[2], g, uniform)
+
+
+@nb.njit(cache=True)
+def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
+    results = ctx[5]
+    score_game(world, ctx[0], results)
+    for p in range(ranks.shape[0]):
+        ranks[p] = results[p, V_RANK]
+        totals[p] = results[p, V_TOTAL]
+
+
+_search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
+
+
+@nb.njit(cache=True)
+def ismcts(
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    g: np.ndarray,
+    visits: np.ndarray,
+    means: np.ndarray,
+) -> np.int64:
+    """IsmctsStrategy.choose for the current seat (its `terms` in `visits` and `means`, one
+    per legal choice); `w`: the default heuristic's weights, then the search's parameters."""
+    n = gp[G_N]
+    ctx = (
+        gp,
+        w,
+        np.zeros(mt.STATE, dtype=np.uint32),
+        np.empty((0, RECORD_WIDTH), dtype=np.int16),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((n, RESULT_WIDTH), dtype=np.int64),
+    )
+    legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()
+    sides = np.arange(n)
+    return _search(ctx, st, legal, g, w[W_SEARCH:], sides, LEGAL_ROOM, visits, means)

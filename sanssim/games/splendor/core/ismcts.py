@@ -1,0 +1,86 @@
+"""`ismcts` on the Splendor core: the shared search (`sanssim.compiled.ismcts`) over this
+core's determinisation, option ranking and heuristic rollouts (`lookahead`).
+
+The context is (the game's tables, an unwritten log, heuristic scores and work space).
+A world's decks are its only chance, fixed by `determinize`, so a world needs no
+stream of its own; the rollouts' uniform draws come from the player's stream.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sanssim.compiled.ismcts import PARAMS, searcher
+from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.core.lookahead import determinize, play_out, ranked
+from sanssim.games.splendor.core.position import new_work
+from sanssim.games.splendor.core.rules import apply
+from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
+
+
+@jit
+def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
+    determinize(root, ctx[0], ctx[1], root[L.H_CURRENT], g, world)
+
+
+@jit
+def _options(ctx, world, width, out) -> int:  # type: ignore[no-untyped-def]
+    n = world[L.H_N_LEGAL]
+    if width < 1 or n <= width:
+        copy(out, 0, world, L.LEGAL, n)
+        return n
+    order = ranked(world, ctx[0], ctx[1], ctx[2], ctx[4], ctx[5])
+    for i in range(width):
+        out[i] = world[L.LEGAL + order[i]]
+    return width
+
+
+@jit
+def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
+    apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
+
+
+@jit
+def _over(world) -> bool:  # type: ignore[no-untyped-def]
+    return world[L.H_N_LEGAL] == 0
+
+
+@jit
+def _mover(world) -> int:  # type: ignore[no-untyped-def]
+    return world[L.H_CURRENT]
+
+
+@jit
+def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
+    play_out(world, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], g, uniform)
+
+
+@jit
+def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
+    n = ranks.shape[0]
+    ranks_of(world, n, ctx[0][L.C_TIES_LATER], ranks)
+    for p in range(n):
+        totals[p] = world[seat(p) + L.P_POINTS]
+
+
+_search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
+
+
+@jit
+def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
+           params: np.ndarray, g: np.ndarray, visits: np.ndarray,
+           means: np.ndarray) -> int:  # fmt: skip
+    """`IsmctsStrategy.choose` for the current seat (its `terms` in `visits` and `means`,
+    one per legal choice); `params`: the search's (`sanssim.compiled.ismcts.parameters`)."""
+    ctx = (
+        cfg,
+        cards,
+        nobles,
+        np.zeros((1, E.RECORD_WIDTH), dtype=np.int32),  # never written: no record
+        np.empty(L.MAX_LEGAL, dtype=np.float64),
+        new_work(),
+    )
+    legal = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
+    sides = np.arange(cfg[L.C_N])
+    return _search(ctx, S, legal, g, params[:PARAMS], sides, L.MAX_LEGAL, visits, means)
