@@ -144,24 +144,6 @@ class SplendorCore:
         ids = [game_id for game_id, _ in games]
         return CoreChunk(results, _turns(run_id, game, ids, turns, log, picks))
 
-
-def _turns(
-    run_id: str,
-    game: Game,
-    ids: Sequence[int],
-    turns: np.ndarray,
-    log: np.ndarray,
-    picks: np.ndarray,
-) -> pl.DataFrame:
-    """The turns frame from the records and the choices (each its record's row and the
-    action) that `play_games` returns."""
-    columns = table_columns(game, ids, turns.tolist(), log)
-    frame = turns_frame(run_id, game.n_players, columns, GAME.turn_schema)
-    row_game = np.repeat(np.array(ids, dtype=np.int64), turns)
-    row_start = np.repeat(np.cumsum(turns) - turns, turns)
-    rows = picks[:, 0]
-    return with_chosen(frame, row_game[rows], rows - row_start[rows], picks[:, 1])
-
     def decide(self, state: Any, spec: StrategySpec, g: np.ndarray) -> int:
         """What `spec`'s compiled form chooses at a Python `state`'s decision, drawing from
         `g` (a `sanssim.compiled.rng` generator, advanced as the Python strategy's is)."""
@@ -186,6 +168,24 @@ def _turns(
         visits, means = np.zeros(len(state.legal)), np.zeros(len(state.legal))
         ismcts(layout.state_array(state), cfg, cards, nobles, params[0], g, visits, means)
         return list(zip(state.legal, visits.tolist(), means.tolist(), strict=True))
+
+
+def _turns(
+    run_id: str,
+    game: Game,
+    ids: Sequence[int],
+    turns: np.ndarray,
+    log: np.ndarray,
+    picks: np.ndarray,
+) -> pl.DataFrame:
+    """The turns frame from the records and the choices (each its record's row and the
+    action) that `play_games` returns."""
+    columns = table_columns(game, ids, turns.tolist(), log)
+    frame = turns_frame(run_id, game.n_players, columns, GAME.turn_schema)
+    row_game = np.repeat(np.array(ids, dtype=np.int64), turns)
+    row_start = np.repeat(np.cumsum(turns) - turns, turns)
+    rows = picks[:, 0]
+    return with_chosen(frame, row_game[rows], rows - row_start[rows], picks[:, 1])
 
 
 def _results(
