@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from sanssim.analysis import pairs, quality
 from sanssim.analysis.answers import gap_draws, largest_gap
-from sanssim.analysis.generic import margin
+from sanssim.analysis.quality import margin
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import MAX_FINDINGS
 from sanssim.analysis.stats import mean_table

@@ -10,6 +10,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt, pairs, quality, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.quality import margin, winning
 from sanssim.analysis.section import FEW_ARMS, Context, Section
 from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
 
@@ -20,27 +21,6 @@ def win_share() -> pl.Expr:
     """1 for a sole winner, 1/k for each of k tied winners: shares sum to one per game."""
     wins = pl.col("winner").cast(pl.Float64)
     return wins / wins.sum().over("run", "game_id")
-
-
-def margin(lowest_wins: bool = False) -> pl.Expr:
-    """Per game (as an aggregation over rows with `side`, see `quality.sided`): how far the
-    winning total is ahead of the best total of the other sides, in points, and 0 when the
-    winning total is shared between sides (fewer points ahead where the lowest total wins).
-    Teammates share a total, so sides rather than seats are counted at the top; the
-    `winner` flags are not used, since a shared win marks every side at the top."""
-    total = pl.col("total")
-    top = winning(lowest_wins)
-    shared = pl.col("side").filter(total == top).n_unique() > 1
-    if lowest_wins:
-        ahead = total.filter(total > top).min() - top
-    else:
-        ahead = top - total.filter(total < top).max()
-    return pl.when(shared).then(0).otherwise(ahead).fill_null(0)
-
-
-def winning(lowest_wins: bool) -> pl.Expr:
-    """Per game: the winning total."""
-    return pl.col("total").min() if lowest_wins else pl.col("total").max()
 
 
 def with_sides(ctx: Context) -> pl.LazyFrame:

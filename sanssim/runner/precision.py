@@ -28,6 +28,8 @@ from sanssim.analysis.precision import (
     outcomes,
     should_stop,
 )
+from sanssim.analysis.quality import manifest_teams, sided
+from sanssim.games import get_game
 from sanssim.rundir import scan
 from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.runner.batch import read_json
@@ -136,13 +138,17 @@ def evaluate(
 ) -> tuple[bool, dict[str, dict[str, Any]]]:
     """Should the run stop at `look`? Reads only games below the look of each arm."""
     frames = {
-        arm: outcomes(
-            scan(path, read_json(path / MANIFEST), RESULTS, deep=False).filter(
-                pl.col("game_id") < look
-            ),
-            precision.metrics,
-        )
+        arm: _outcomes(path, precision.metrics, look)
         for arm, path in dirs.items()
         if precision.arms(arm)
     }
     return should_stop(frames, precision.targets, precision.rule, played=look)
+
+
+def _outcomes(path: Path, metrics: list[str], look: int) -> pl.DataFrame:
+    """One arm's per-game outcomes below `look`, with its teams as sides and its game's
+    score direction (the margin of a game the lowest total wins is how far below)."""
+    manifest = read_json(path / MANIFEST)
+    results = scan(path, manifest, RESULTS, deep=False).filter(pl.col("game_id") < look)
+    sides = sided(results, manifest_teams(manifest))
+    return outcomes(sides, metrics, get_game(manifest["game"]).lowest_wins)
