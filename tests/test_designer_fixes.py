@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.analysis import pairs, quality
-from sanssim.analysis.answers import gap_draws, largest_gap
+from sanssim.analysis.answers import gap_difference, gap_interval, largest_gap
 from sanssim.analysis.quality import margin
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import MAX_FINDINGS
@@ -141,12 +141,62 @@ def test_a_change_of_line_up_reads_in_the_experiment_order(tmp_path: Path) -> No
     assert key.count("\n- ") <= MAX_FINDINGS
 
 
-def test_the_largest_seat_gap_and_its_draws() -> None:
+def test_the_largest_seat_gap() -> None:
     # three games of three seats: seat 0 wins two, seat 1 one; shares 2/3, 1/3, 0
     shares = np.array([[1.0, 0, 0], [1.0, 0, 0], [0, 1.0, 0]])
     assert largest_gap(shares) == pytest.approx(1 / 3)  # seats 0 and 2 are 1/3 off fair
-    picks = np.array([[0, 0, 0], [2, 2, 2], [0, 1, 2]])
-    assert gap_draws(shares, picks) == pytest.approx([2 / 3, 2 / 3, 1 / 3])
+    estimate, lo, hi = gap_interval(shares.sum(axis=0), len(shares))
+    assert estimate == pytest.approx(1 / 3) and lo == 0 and lo <= estimate <= hi
+
+
+# Known seat rates: fair, one seat off, two seats tied for the largest gap, two seats.
+RATES = [
+    (0.25, 0.25, 0.25, 0.25),
+    (0.30, 0.25, 0.25, 0.20),
+    (0.28, 0.22, 0.25, 0.25),
+    (0.5, 0.5),
+    (0.53, 0.47),
+]
+
+
+def _gap(rates: tuple[float, ...]) -> float:
+    return max(abs(p - 1 / len(rates)) for p in rates)
+
+
+@pytest.mark.parametrize("rates", RATES)
+def test_the_largest_seat_gap_interval_covers_the_true_gap(rates) -> None:
+    """Games won by seat with known rates, 2,000 games, 1,000 replications: the interval
+    holds the true gap at least 95% of the time (at most 1.1 points below that by chance,
+    the Monte Carlo error being 0.7 points); measured 95.1% for the fair game (the
+    tightest case), 97-99% for the others, where the old bootstrap held 3%."""
+    rng = np.random.default_rng(7)
+    n = 2000
+    wins = rng.multinomial(n, rates, size=1000)
+    estimate, lo, hi = gap_interval(wins, n)
+    covered = np.mean((lo <= _gap(rates)) & (_gap(rates) <= hi))
+    assert covered >= 0.939
+    assert np.all((lo <= estimate) & (estimate <= hi))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [(RATES[0], RATES[1]), (RATES[2], RATES[2]), (RATES[3], RATES[4])]
+)
+def test_the_difference_of_largest_gaps_covers_the_true_difference(a, b) -> None:
+    rng = np.random.default_rng(8)
+    n = 2000
+    wins_a, wins_b = rng.multinomial(n, a, size=1000), rng.multinomial(n, b, size=1000)
+    _, lo, hi = gap_difference(wins_a, n, wins_b, n)
+    true = _gap(b) - _gap(a)
+    assert np.mean((lo <= true) & (true <= hi)) >= 0.939
+
+
+def test_a_clear_gap_difference_is_called():
+    """Honest but not blind: 4 seats, 20,000 games, a 7-point gap against a fair arm."""
+    n = 20000
+    fair = np.array([0.25, 0.25, 0.25, 0.25]) * n
+    skewed = np.array([0.32, 0.25, 0.23, 0.20]) * n
+    d, lo, hi = gap_difference(fair, n, skewed, n)
+    assert d == pytest.approx(0.07) and lo > 0.05 and hi < 0.09
 
 
 def test_sections_with_nothing_to_say_are_left_out(tmp_path: Path) -> None:
