@@ -26,29 +26,22 @@ import numpy as np
 import polars as pl
 
 from sanssim.analysis import fmt, paired
+from sanssim.analysis.paired import effect_size
 from sanssim.analysis.pairs import Pair, find_pairs, pair_games
 from sanssim.analysis.precision import interval
-from sanssim.analysis.section import Context
+from sanssim.analysis.section import Answer, Context
 from sanssim.analysis.stats import ALPHA, chi2_gof
 
-SHOWN = 3  # pairs answered at the top; the paired-comparisons section has every pair
+
+def answers(ctx: Context) -> list[Answer]:
+    """One line per one-facet pair of arms, and per player count with three arms or more,
+    the fairest of them; each with the size of its largest established effect."""
+    return [_answer(ctx, pair) for pair in find_pairs(ctx.data)] + _fairest(ctx)
 
 
-def answers(ctx: Context) -> list[str]:
-    """One line per one-facet pair of arms (at most `SHOWN`, and a count of the others), and
-    per player count with three arms or more, the fairest of them."""
-    pairs = find_pairs(ctx.data)
-    lines = [_answer(ctx, pair) for pair in pairs[:SHOWN]]
-    if len(pairs) > SHOWN:
-        lines.append(
-            f"{len(pairs) - SHOWN} more one-facet changes are in the paired comparisons below."
-        )
-    return lines + _fairest(ctx)
-
-
-def _fairest(ctx: Context) -> list[str]:
+def _fairest(ctx: Context) -> list[Answer]:
     """Which arm of a player count comes closest to fair seats (the smallest largest seat
-    gap), against the next closest, paired when they share their deals."""
+    gap), against the next closest."""
     lines = []
     arms = ctx.data.arms
     for (n,), group in arms.group_by("n_players", maintain_order=True):
@@ -64,27 +57,29 @@ def _fairest(ctx: Context) -> list[str]:
         best, runner_up = sorted(labels, key=gaps.__getitem__)[:2]
         pair = Pair(runner_up, best, "", "", ((), ()))
         first, second, _ = pair_games(ctx.data, pair)
-        same = paired.compare(second, first).paired
-        gap = _gap_text(paired.per_game(first), paired.per_game(second), runner_up, best)
-        lines.append(
-            f"Fairest seats at {n} players, of {len(labels)} arms: {best}, then {runner_up} "
-            f"({'paired game by game' if same else 'unpaired'}): {gap}."
+        gap, size = _gap_text(paired.per_game(first), paired.per_game(second), runner_up, best)
+        text = (
+            f"Fairest seats at {n} players, of {len(labels)} arms: {best}, then {runner_up}: {gap}."
         )
+        lines.append(Answer(text, size))
     return lines
 
 
-def _answer(ctx: Context, pair: Pair) -> str:
+def _answer(ctx: Context, pair: Pair) -> Answer:
     first, second, _ = pair_games(ctx.data, pair)
     comparison = paired.compare(second, first)
     rows = {r["metric"]: r for r in comparison.table.iter_rows(named=True)}
     how = "paired game by game" if comparison.paired else "unpaired (Welch)"
     score, seat0 = rows["mean_total"], rows["seat0_win"]
-    gap = _gap_text(paired.per_game(first), paired.per_game(second), pair.first, pair.second)
-    return (
+    gap, gap_size = _gap_text(
+        paired.per_game(first), paired.per_game(second), pair.first, pair.second
+    )
+    text = (
         f"{pair.facet} {pair.change} ({pair.second} against {pair.first}, "
         f"{comparison.games_b} and {comparison.games_a} games, {how}): mean score "
         f"{_diff(score, 1, '')}, first seat's win rate {_diff(seat0, 100, ' pp')}; {gap}."
     )
+    return Answer(text, max(effect_size(score), effect_size(seat0), gap_size))
 
 
 def _diff(row: dict, scale: float, unit: str) -> str:
@@ -143,7 +138,10 @@ def gap_difference(
     return est_b - est_a, lo_b - hi_a, hi_b - lo_a
 
 
-def _gap_text(ga: pl.DataFrame, gb: pl.DataFrame, a: str, b: str) -> str:
+def _gap_text(ga: pl.DataFrame, gb: pl.DataFrame, a: str, b: str) -> tuple[str, float]:
+    """The largest seat gap of both arms and their difference; and the difference's size
+    when its interval excludes zero, in standard deviations of a seat's win share at the
+    fair rate (0 otherwise)."""
     sa, sb = _shares(ga), _shares(gb)
     per_arm = [_arm_gap(name, shares) for name, shares in ((a, sa), (b, sb))]
     d, lo, hi = (
@@ -153,10 +151,13 @@ def _gap_text(ga: pl.DataFrame, gb: pl.DataFrame, a: str, b: str) -> str:
     fairer = {"(lower)": f"{b} is fairer", "(higher)": f"{a} is fairer"}.get(
         verdict, "neither is clearly fairer"
     )
-    return (
+    text = (
         f"largest seat gap {'; '.join(per_arm)}; difference "
         f"{fmt.interval(d, lo, hi, signed=True)} pp: {fairer}"
     )
+    fair = 1 / sb.shape[1]
+    size = 0.0 if lo <= 0 <= hi else abs(d) / 100 / (fair * (1 - fair)) ** 0.5
+    return text, size
 
 
 def _arm_gap(name: str, shares: np.ndarray) -> str:

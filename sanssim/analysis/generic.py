@@ -234,8 +234,8 @@ def _length(ctx: Context) -> list[Block]:
         [
             r["arm"],
             f"{r['turns_n']} of {games[r['arm']]}",
-            _length_cell(r, "turns"),
-            _length_cell(r, "rounds"),
+            fmt.ci(r, "turns"),
+            fmt.ci(r, "rounds"),
         ]
         for r in table.iter_rows(named=True)
     ]
@@ -250,13 +250,6 @@ def _length(ctx: Context) -> list[Block]:
         ),
         Table(["arm", "games with a turn log", "turns", "rounds"], rows),
     ]
-
-
-def _length_cell(row: dict, name: str) -> str:
-    """A length every game shares is said so, not shown as a zero-width interval."""
-    if row[f"{name}_sd"] == 0:
-        return f"{row[f'{name}_mean']:g} in every game"
-    return fmt.ci(row, name)
 
 
 def _sources(ctx: Context) -> list[Block]:
@@ -294,7 +287,7 @@ def _source_cell(row: dict, source: str) -> str:
     """A source's mean, with its own n when it rests on fewer rows than the arm has."""
     text = fmt.ci(row, source)
     n = row[f"{source}_n"]
-    return text if n == row["players_n"] else f"{text}, n = {n:,}"
+    return text if n == row["players_n"] else fmt.followed(text, f", n = {n:,}")
 
 
 SECTIONS = (build, pairs.build, quality_section.build)

@@ -25,7 +25,15 @@ from sanssim.analysis.document import (
     to_markdown,
 )
 from sanssim.analysis.errors import ReportError
-from sanssim.analysis.section import MAX_FINDINGS, MIN_FINDINGS, Context, Skipped, key_findings
+from sanssim.analysis.section import (
+    MAX_ANSWERS,
+    MAX_FINDINGS,
+    MIN_FINDINGS,
+    Context,
+    Skipped,
+    key_findings,
+    ranked,
+)
 from sanssim.games import GameType
 
 # What a report folder holds besides its figures; report.json records the runs reported on.
@@ -78,10 +86,14 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
-    answer = [*answers(ctx), *(a for section in sections for a in section.answer)]
-    room = max(MAX_FINDINGS - len(answer), MIN_FINDINGS)
+    answer = ranked([*answers(ctx), *(a for section in sections for a in section.answer)])
+    shown, smaller = answer[:MAX_ANSWERS], [a.text for a in answer[MAX_ANSWERS:]]
+    lines = [a.text for a in shown]
+    if smaller:
+        lines.append(f"{len(smaller)} more answers, with smaller effects, follow the figures.")
+    room = max(MAX_FINDINGS - len(lines), MIN_FINDINGS)
     keyed = _capped([key_findings(section) for section in sections], room)  # (key, rest)
-    findings = [*answer, *(f for key, _ in keyed for f in key)]
+    findings = [*lines, *(f for key, _ in keyed for f in key)]
     games = int(data.arms["games"].sum())
     arms = data.arm_labels
     blocks: list[Block] = [
@@ -102,6 +114,8 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
         if f in shown
     ][:3]
     blocks += headline
+    if smaller:
+        blocks += [Heading(3, "More answers, smaller effects"), Bullets(smaller)]
     for section, (_, rest) in zip(sections, keyed, strict=True):
         blocks += [b for b in section.blocks if b not in headline]
         if rest:
@@ -192,13 +206,21 @@ def _capped(
     keyed: list[tuple[list[str], list[str]]], room: int
 ) -> list[tuple[list[str], list[str]]]:
     """At most `room` key findings in all, in section order; a section's lines past the cap
-    close its body instead."""
+    close its body instead, once each (a digest line its per-arm findings already hold, or
+    the count of findings closing the section, is not repeated there)."""
     capped = []
     for key, rest in keyed:
         shown = key[:room]
         room -= len(shown)
-        capped.append((shown, [*key[len(shown) :], *rest]))
+        cut = [line for line in key[len(shown) :] if line not in rest]
+        capped.append((shown, [*(cut if not rest else _digest(cut)), *rest]))
     return capped
+
+
+def _digest(lines: list[str]) -> list[str]:
+    """Cut key lines of a section whose findings close its body anyway: its summary lines
+    across arms, not the count of findings that close it."""
+    return [line for line in lines if not line.endswith("”.") or " close the section “" not in line]
 
 
 def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> list[Block]:

@@ -19,7 +19,7 @@ from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Heading, Para, Table
 from sanssim.analysis.generic import win_share
 from sanssim.analysis.pairs import LENGTH, facet_text, find_pairs, pair_games
-from sanssim.analysis.section import Context, Section
+from sanssim.analysis.section import Answer, Context, Section
 from sanssim.analysis.stats import rate_table
 
 TITLE = "Robustness: the conclusions under each strategy line-up"
@@ -47,7 +47,7 @@ class Estimate:
     def text(self) -> str:
         s = self.scale
         shown = fmt.interval(s * self.value, s * self.lo, s * self.hi, signed=True)
-        return f"{shown}{self.unit} {self.verdict}, n = {self.n}"
+        return shown.then(f"{self.unit} {self.verdict}, n = {self.n}")
 
 
 def _context(data: Dataset, arm: dict, skip: str | None = None) -> str:
@@ -121,7 +121,7 @@ def build(ctx: Context) -> Section:
             "at 95%); CHANGES flags one whose direction or significance differs, which makes "
             "it a finding about the strategies as much as about the game."
         ),
-        Table(["conclusion", *lineups, "verdict"], rows),
+        Table(["conclusion", *lineups, "verdict"], rows, measure=0),
     ]
     held = len(compared) - len(flipped)
     finding = (
@@ -129,4 +129,4 @@ def build(ctx: Context) -> Section:
         f"line-up ({', '.join(lineups)})"
         + (f"; changed: {'; '.join(flipped)}." if flipped else ".")
     )
-    return Section(blocks, [], [], answer=[finding])
+    return Section(blocks, [], [], answer=[Answer(finding)])

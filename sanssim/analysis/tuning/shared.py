@@ -47,7 +47,7 @@ def _interval(kind: str, est: dict[str, Any], signed: bool = False) -> str:
     text = fmt.interval(
         scale * est["estimate"], scale * est["lo"], scale * est["hi"], signed=signed, unit=unit
     )
-    return f"{text}, n = {est['n']:,}"
+    return fmt.followed(text, f", n = {est['n']:,}")
 
 
 def values_text(candidate: dict[str, Any]) -> str:
@@ -152,7 +152,7 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
             + ", seatK_win seat K's win share, length the rounds played (where the game logs "
             "them)."
         ),
-        Table(["metric", best, "default", "difference (95% CI)", "games"], rows),
+        Table(["metric", best, "default", "difference (95% CI)", "games"], rows, measure=0),
         *_group_forms(folder, data),
     ]
 

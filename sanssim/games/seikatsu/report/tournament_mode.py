@@ -129,6 +129,7 @@ def build(ctx: Context) -> Section:
                 "paired / Welch width",
             ],
             rows,
+            measure=1,
         ),
         Figure(fig.name, "Tournament minus standard, per game (the legend gives n)."),
     ]
