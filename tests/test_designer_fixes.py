@@ -10,8 +10,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sanssim.analysis import pairs, quality
+from sanssim.analysis import fmt, pairs, quality
 from sanssim.analysis.answers import gap_difference, gap_interval, largest_gap
+from sanssim.analysis.document import Table
 from sanssim.analysis.quality import margin
 from sanssim.analysis.report import write_report
 from sanssim.analysis.section import MAX_FINDINGS
@@ -285,3 +286,41 @@ def test_a_tune_that_cannot_decide_says_how_many_games_would() -> None:
         ": about 16,000 more games per finalist would be needed for ±1 pp"
     )
     assert undecided_note(data, {**diff, "lo": 0.001, "verdict": "better"}) == ""
+
+
+def test_a_table_gives_each_measure_one_number_of_decimals() -> None:
+    """Issue 19: not "11.083%" beside "11.21%": a column's estimates share one count, what
+    the narrowest interval needs but at most one more than the widest needs; a zero-width
+    interval, text and another unit keep their own; a verdict stays after the numbers."""
+    narrow = fmt.interval(11.0831, 11.045, 11.122, unit="%")
+    wide = fmt.interval(11.2123, 11.14, 11.28, unit="%")
+    assert (narrow, wide) == ("11.083% [11.045, 11.122]", "11.21% [11.14, 11.28]")
+    rare = fmt.interval(0.0025, 0.0, 0.0074)
+    common = fmt.interval(0.5487, 0.4730, 0.6245)
+    points = fmt.diff({"x_d": 0.3, "x_lo": -0.123, "x_hi": 0.5}, "x")
+    table = Table(
+        ["a", "b", "c"],
+        [[narrow, rare, points], [wide, common, "–"], ["0% in every game", "x", fmt.pct(
+            {"s_p": 0.5, "s_lo": 0.4, "s_hi": 0.6}, "s")]],
+    )  # fmt: skip
+    assert [row[0] for row in table.rows] == [
+        "11.083% [11.045, 11.122]", "11.212% [11.140, 11.280]", "0% in every game"
+    ]  # fmt: skip
+    assert [row[1] for row in table.rows] == ["0.003 [0.000, 0.007]", "0.549 [0.473, 0.625]", "x"]
+    assert table.rows[0][2] == "+0.30 [-0.12, +0.50] (no clear difference)"
+    assert table.rows[2][2] == "50.0% [40.0, 60.0]"  # a share beside points keeps its own
+
+
+def test_rows_of_measures_and_columns_alike_share_their_decimals() -> None:
+    a, b = fmt.interval(1.234, 1.2, 1.27), fmt.interval(5.1, 4.0, 6.2)
+    c, d = fmt.interval(3.0, 2.0, 4.0), fmt.interval(8.21, 8.2, 8.22)
+    by_row = Table(["measure", "A", "B"], [["score", a, b], ["turns", c, d]], measure=0)
+    assert by_row.rows == [["score", "1.23 [1.20, 1.27]", "5.10 [4.00, 6.20]"],
+                           ["turns", "3.00 [2.00, 4.00]", "8.21 [8.20, 8.22]"]]  # fmt: skip
+    alike = Table(["arm", "seat 0", "seat 1"], [["x", a, b]], alike=(1, 2))
+    assert alike.rows == [["x", "1.23 [1.20, 1.27]", "5.10 [4.00, 6.20]"]]
+
+
+def test_a_value_every_game_shared_is_said_so() -> None:
+    row = {"t_mean": 72.0, "t_lo": 72.0, "t_hi": 72.0, "t_sd": 0.0, "t_n": 40}
+    assert fmt.ci(row, "t") == "72 in every game"

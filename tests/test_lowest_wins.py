@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from sanssim.analysis import objective as obj
 from sanssim.analysis.precision import outcomes
+from sanssim.analysis.report import write_report
 from sanssim.analysis.tuning.shared import other_metrics
 from sanssim.cli import main
 from sanssim.games import get_game
@@ -103,3 +104,26 @@ def test_tune_other_metrics_give_the_lowest_wins_margin(tmp_path: Path):
         means.append(sum(margins) / len(margins))
     assert [float(row[1]), float(row[2])] == pytest.approx(means, rel=1e-3)
     assert "the lowest total wins: how far below it" in blocks[0].text
+
+
+def test_a_lowest_wins_report_says_so_and_shows_no_negated_score(tmp_path: Path):
+    out = tmp_path / "run"
+    args = ["run", *NOTHANKS, "--games", "60", "--workers", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    write_report([out], tmp_path / "report", ["test"])
+    md = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    assert "of No Thanks! (the lowest total wins) in 1 arm" in md.splitlines()[2]
+    scores = md.split("### Scores and margins")[1].split("\n### ")[0]
+    assert "| lowest tied |" in scores and "how often the lowest total is tied" in scores
+    assert "how far below the best other side" in scores
+    row = next(line for line in scores.splitlines() if line.startswith("| all games |"))
+    cells = row.strip("|").split(" | ")
+    results = pl.read_parquet(out / "results" / "*.parquet")
+    margins = _by_hand(results, lowest_wins=True)
+    assert float(cells[5].split()[0]) == pytest.approx(sum(margins) / len(margins), abs=0.051)
+    assert float(cells[4].split()[0]) == pytest.approx(
+        results.group_by("game_id").agg(pl.col("total").min())["total"].mean(), abs=0.051
+    )
+    assert "-" not in row.replace(" | ", "")  # no negative total, margin or bound
+    assert "counted that way round" in md.split("## Game quality")[1]

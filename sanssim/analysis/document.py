@@ -34,9 +34,9 @@ class Bullets:
 @dataclass(frozen=True)
 class Table:
     """Rows under a header. A column is one measure (the `alike` columns one between them),
-    or where `measure` names the column that says each row's measure, each (column,
-    measure): its estimates get one number of decimals (`fmt.harmonised`), the unit telling
-    measures apart too (a share in % beside a count)."""
+    or where `measure` names the column that says each row's measure, the rows of one
+    measure are: its estimates get one number of decimals (`fmt.harmonised`), the unit
+    telling measures apart too (a share in % beside a count)."""
 
     header: list[str]
     rows: list[list[str]]
@@ -52,7 +52,7 @@ class Table:
             kind = () if self.measure is None else (row[self.measure],)
             for j, cell in enumerate(row):
                 unit = cell.unit if isinstance(cell, Num) else None
-                column = -1 if j in self.alike else j
+                column = -1 if j in self.alike or kind else j
                 groups.setdefault((column, unit, *kind), []).append((i, j))
         rows = [list(row) for row in self.rows]
         for places in groups.values():

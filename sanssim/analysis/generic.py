@@ -154,6 +154,7 @@ def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]
 def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Final scores, winning scores and margins per arm."""
     lowest = ctx.data.game_type.lowest_wins
+    top = "lowest" if lowest else "top"  # the winning total
     games = (
         with_sides(ctx)
         .group_by("arm", "run", "game_id")
@@ -181,12 +182,12 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
         findings.append(
             f"Scores, {r['arm']} ({r['winning_n']} games): winners score {fmt.ci(r, 'winning')} "
             f"and win by {fmt.ci(r, 'margin')} points; {fmt.pct(r, 'tie')} of games end with "
-            "the top total tied."
+            f"the {top} total tied."
         )
     by_arm = table.to_dicts()
     summary.append(
         f"Scores ({len(by_arm)} arms, {fmt.counts(by_arm, 'winning_n')}): winners win by "
-        f"{fmt.span(by_arm, 'margin_mean', lambda r: fmt.ci(r, 'margin'))} points; the top "
+        f"{fmt.span(by_arm, 'margin_mean', lambda r: fmt.ci(r, 'margin'))} points; the {top} "
         f"total is tied in {fmt.span(by_arm, 'tie_p', lambda r: fmt.pct(r, 'tie'))} of games."
     )
     arms = ctx.data.arm_labels
@@ -199,8 +200,8 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
         Heading(3, "Scores and margins"),
         Para(
             "Mean final score per player (n = player-games), the winner's score and the "
-            "margin over the best other side per game (n = games), and how often the top "
-            "total is tied before any tie-break."
+            "margin over the best other side per game (n = games), and how often the "
+            f"{top} total is tied before any tie-break."
             + (
                 " The lowest total wins: the margin is how far below the best other side "
                 "the winner finishes."
@@ -209,13 +210,15 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
             )
         ),
         Table(
-            ["arm", "players", "mean score", "games", "winning score", "margin", "top tied"],
+            ["arm", "players", "mean score", "games", "winning score", "margin", f"{top} tied"],
             rows,
         ),
         Figure(
             fig.name,
             "Mean winning margin per arm with its 95% interval: the average of how far the "
-            "winner finishes ahead, not the spread of margins; the dashed line is zero.",
+            "winner finishes ahead"
+            + (" (below the best other side: the lowest total wins)" if lowest else "")
+            + ", not the spread of margins; the dashed line is zero.",
         ),
     ]
 

@@ -98,7 +98,9 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     arms = data.arm_labels
     blocks: list[Block] = [
         Para(
-            f"{games:,} simulated games of {data.game_type.title} in {len(arms)} "
+            f"{games:,} simulated games of {data.game_type.title}"
+            + (" (the lowest total wins)" if data.game_type.lowest_wins else "")
+            + f" in {len(arms)} "
             f"arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. Every estimate has its "
             "sample size and a 95% confidence interval in brackets; a difference is called "
             "one only when its interval excludes zero. Provenance (runs, commands, versions, "
