@@ -87,7 +87,8 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
     answer = ranked([*answers(ctx), *(a for section in sections for a in section.answer)])
-    shown, smaller = answer[:MAX_ANSWERS], [a.text for a in answer[MAX_ANSWERS:]]
+    cut = MAX_ANSWERS if len(answer) <= MAX_ANSWERS else MAX_ANSWERS - 1  # room for the count
+    shown, smaller = answer[:cut], [a.text for a in answer[cut:]]
     lines = [a.text for a in shown]
     if smaller:
         lines.append(f"{len(smaller)} more answers, with smaller effects, follow the figures.")
