@@ -10,12 +10,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sanssim.analysis import fmt, pairs, quality
+from sanssim.analysis import fmt, paired, pairs, quality
 from sanssim.analysis.answers import gap_difference, gap_interval, largest_gap
 from sanssim.analysis.document import Table
 from sanssim.analysis.quality import margin
 from sanssim.analysis.report import write_report
-from sanssim.analysis.section import MAX_FINDINGS
+from sanssim.analysis.section import MAX_FINDINGS, Answer, ranked
 from sanssim.analysis.stats import mean_table
 from sanssim.analysis.tuning.shared import undecided_note
 from sanssim.cli import main
@@ -324,3 +324,18 @@ def test_rows_of_measures_and_columns_alike_share_their_decimals() -> None:
 def test_a_value_every_game_shared_is_said_so() -> None:
     row = {"t_mean": 72.0, "t_lo": 72.0, "t_hi": 72.0, "t_sd": 0.0, "t_n": 40}
     assert fmt.ci(row, "t") == "72 in every game"
+
+
+def test_answers_rank_by_size_verdicts_last_ties_in_order() -> None:
+    given = [Answer("none", 0.0), Answer("verdict"), Answer("big", 3.1), Answer("small", 0.2),
+             Answer("also none", 0.0)]  # fmt: skip
+    assert [a.text for a in ranked(given)] == ["big", "small", "none", "also none", "verdict"]
+
+
+def test_an_effect_counts_only_when_its_interval_excludes_zero() -> None:
+    a = pl.DataFrame({"game_id": range(6), "seat": [0] * 6, "total": [10, 11, 12, 10, 11, 12],
+                      "winner": [True] * 6, "n_players": [1] * 6})  # fmt: skip
+    b = a.with_columns(pl.col("total") + 3)
+    table = {r["metric"]: r for r in paired.compare(b, a).table.iter_rows(named=True)}
+    assert paired.effect_size(table["mean_total"]) == pytest.approx(3 / 0.8944, rel=1e-3)
+    assert paired.effect_size(table["seat0_win"]) == 0.0  # no difference, no size
