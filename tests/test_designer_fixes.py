@@ -339,3 +339,12 @@ def test_an_effect_counts_only_when_its_interval_excludes_zero() -> None:
     table = {r["metric"]: r for r in paired.compare(b, a).table.iter_rows(named=True)}
     assert paired.effect_size(table["mean_total"]) == pytest.approx(3 / 0.8944, rel=1e-3)
     assert paired.effect_size(table["seat0_win"]) == 0.0  # no difference, no size
+
+
+def test_a_tournament_measure_that_never_varies_has_no_width_ratio() -> None:
+    from sanssim.games.seikatsu.report.tournament_mode import _mode_row
+
+    same = {"diff": 0.0, "lo": 0.0, "hi": 0.0, "welch_lo": 0.0, "welch_hi": 0.0,
+            "width_ratio": float("nan"), "n_a": 40, "mean_a": 1.0, "mean_b": 1.0}  # fmt: skip
+    row = _mode_row("t", "s", "koi", False, same)
+    assert row[5:] == ["the same in every game", "–", "–"]
