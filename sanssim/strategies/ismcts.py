@@ -35,8 +35,8 @@ Choices, measured on small samples on a loaded machine (`scripts/ladder.py`,
   1 or 0 for a 2-player win or loss. `reward=margin`: the final margin (own
   total minus the best other side's, the best other's minus own where the lowest
   total wins) over twice the largest absolute total, shifted to [0, 1]. Its
-  spread follows the game's score scale (a few hundredths in Seikatsu), so `c` would need setting per game; at `iterations=50` in
-  Seikatsu (100 games, the same seeds) the win reward won 54.0% [44.3, 63.4]
+  spread follows the game's score scale (a few hundredths in Seikatsu), so `c`
+  would need setting per game; at `iterations=50` in Seikatsu (100 games, the same seeds) the win reward won 54.0% [44.3, 63.4]
   against `heuristic`, the margin 50.0% [40.4, 59.6] with `c=0.1` and 45.0%
   [35.6, 54.8] with `c=0.7`; in Sanssouci at the default budget against
   `lookahead` (20 games) the win reward won 35.0% [18.1, 56.7], the margin with
