@@ -326,10 +326,14 @@ def test_a_value_every_game_shared_is_said_so() -> None:
     assert fmt.ci(row, "t") == "72 in every game"
 
 
-def test_answers_rank_by_size_verdicts_last_ties_in_order() -> None:
+def test_answers_rank_by_size_and_a_verdict_is_never_cut() -> None:
     given = [Answer("none", 0.0), Answer("verdict"), Answer("big", 3.1), Answer("small", 0.2),
              Answer("also none", 0.0)]  # fmt: skip
-    assert [a.text for a in ranked(given)] == ["big", "small", "none", "also none", "verdict"]
+    shown, left = ranked(given, 5)
+    assert [a.text for a in shown] == ["big", "small", "none", "also none", "verdict"]
+    shown, left = ranked(given, 2)  # the verdict is never left over
+    assert [a.text for a in shown] == ["big", "verdict"]
+    assert [a.text for a in left] == ["small", "none", "also none"]
 
 
 def test_an_effect_counts_only_when_its_interval_excludes_zero() -> None:

@@ -86,10 +86,10 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     ]
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
-    answer = ranked([*answers(ctx), *(a for section in sections for a in section.answer)])
-    cut = MAX_ANSWERS if len(answer) <= MAX_ANSWERS else MAX_ANSWERS - 1  # room for the count
-    shown, smaller = answer[:cut], [a.text for a in answer[cut:]]
-    lines = [a.text for a in shown]
+    answer = [*answers(ctx), *(a for section in sections for a in section.answer)]
+    limit = MAX_ANSWERS if len(answer) <= MAX_ANSWERS else MAX_ANSWERS - 1  # room for the count
+    shown, left = ranked(answer, limit)
+    lines, smaller = [a.text for a in shown], [a.text for a in left]
     if smaller:
         lines.append(f"{len(smaller)} more answers, with smaller effects, follow the figures.")
     room = max(MAX_FINDINGS - len(lines), MIN_FINDINGS)

@@ -76,9 +76,14 @@ class Answer:
     size: float | None = None
 
 
-def ranked(answers: list[Answer]) -> list[Answer]:
-    """Largest established effect first, verdicts last, ties in the order given."""
-    return sorted(answers, key=lambda a: (a.size is None, -(a.size or 0.0)))
+def ranked(answers: list[Answer], limit: int) -> tuple[list[Answer], list[Answer]]:
+    """The answers for the key findings, at most `limit`, and the smaller ones left over:
+    largest established effect first (ties in the order given), the verdicts after them
+    and never left over (a line-up's robustness is the question its report asks)."""
+    verdicts = [a for a in answers if a.size is None]
+    effects = sorted((a for a in answers if a.size is not None), key=lambda a: -(a.size or 0.0))
+    room = max(limit - len(verdicts), 0)
+    return effects[:room] + verdicts, effects[room:]
 
 
 @dataclass
