@@ -313,6 +313,7 @@ def test_report_on_one_run_has_every_section_and_true_numbers(run_2p: Path, tmp_
         assert f"## {title}" in md
     assert "## Tile count" not in md  # every arm plays its player count's own tiles
     assert " ".join(command) in md and "- random: random | random" in md
+    assert "Played by random in every seat." in md.split("## Key findings")[0]
     results = pl.read_parquet(run_2p / "results")
     mean = results["total"].mean()
     assert re.search(rf"\| final score \| {mean:.1f} \[", md)

@@ -13,12 +13,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sanssim.games.sanssouci.log import RESULT_SCHEMA as SANSSOUCI_RESULTS
-from sanssim.games.sanssouci.log import TURN_SCHEMA as SANSSOUCI_TURNS
-from sanssim.games.seikatsu.log import RESULT_SCHEMA as SEIKATSU_RESULTS
-from sanssim.games.seikatsu.log import TURN_SCHEMA as SEIKATSU_TURNS
-from sanssim.games.splendor.log import RESULT_SCHEMA as SPLENDOR_RESULTS
-from sanssim.games.splendor.log import TURN_SCHEMA as SPLENDOR_TURNS
+from sanssim.games.sanssouci.plugin import GAME as SANSSOUCI
+from sanssim.games.seikatsu.plugin import GAME as SEIKATSU
+from sanssim.games.splendor.plugin import GAME as SPLENDOR
 
 RUN_FORMAT = Path(__file__).resolve().parents[1] / "docs" / "run-format.md"
 
@@ -26,9 +23,9 @@ Schema = dict[str, pl.DataType]
 
 # game section title -> (results schema, turns schema)
 SCHEMAS: dict[str, tuple[Schema, Schema]] = {
-    "Sanssouci": (SANSSOUCI_RESULTS, SANSSOUCI_TURNS),
-    "Seikatsu": (SEIKATSU_RESULTS, SEIKATSU_TURNS),
-    "Splendor": (SPLENDOR_RESULTS, SPLENDOR_TURNS),
+    "Sanssouci": (SANSSOUCI.result_schema, SANSSOUCI.turn_schema),
+    "Seikatsu": (SEIKATSU.result_schema, SEIKATSU.turn_schema),
+    "Splendor": (SPLENDOR.result_schema, SPLENDOR.turn_schema),
 }
 TABLES = ("results", "turns")
 

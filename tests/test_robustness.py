@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import math
+import re
+import statistics
 from pathlib import Path
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from sanssim.analysis import interaction
+from sanssim.analysis.interaction import Term
 from sanssim.analysis.report import write_report
+from sanssim.analysis.stats import t_quantile
 from sanssim.cli import main
 
 EXPERIMENT = """game = "splendor"
@@ -42,7 +48,7 @@ def test_each_conclusion_stands_once_per_line_up(report: tuple[Path, str]) -> No
     runs, md = report
     section = md.split("## Robustness: the conclusions under each strategy line-up")[1]
     table = [line for line in section.split("\n## ")[0].splitlines() if line.startswith("| ")]
-    assert table[0] == "| conclusion | greedy | heuristic | verdict |"
+    assert table[0] == "| conclusion | greedy | heuristic | heuristic − greedy | verdict |"
     labels = [row.split(" | ")[0].strip("| ") for row in table[1:]]
     assert labels == [
         "first seat's edge over 1/players, target points 15",
@@ -56,6 +62,24 @@ def test_each_conclusion_stands_once_per_line_up(report: tuple[Path, str]) -> No
     wins = results.with_columns(share=pl.col("winner") / pl.col("winner").sum().over("game_id"))
     edge = 100 * (wins.filter(pl.col("seat") == 0)["share"].mean() - 0.5)
     assert f"| {edge:+.1f} [" in table[1]
+    # the interaction: heuristic's edge minus greedy's, paired game by game (same deals)
+    other = pl.read_parquet(runs / "h15" / "results" / "*.parquet")
+    first = [
+        r.filter(pl.col("seat") == 0)
+        .with_columns(share=pl.col("winner").cast(pl.Float64))
+        .sort("game_id")["share"]
+        .to_list()
+        for r in (
+            other.with_columns(winner=pl.col("winner") / pl.col("winner").sum().over("game_id")),
+            wins.with_columns(winner=pl.col("share")),
+        )
+    ]
+    d = [a - b for a, b in zip(*first, strict=True)]
+    mean, half = statistics.mean(d), 2.0 * statistics.stdev(d) / math.sqrt(len(d))
+    cell = table[1].split(" | ")[3]
+    value, lo, hi = map(float, re.findall(r"[+-]?\d+\.\d+", cell)[:3])
+    assert value == pytest.approx(100 * mean, abs=0.06)
+    assert (hi - lo) / 2 == pytest.approx(100 * half, rel=0.05)  # t(59) is 2.0 to 1%
     assert "Robustness: " in md.split("## Key findings")[1].split("\n## ")[0]
 
 
@@ -63,3 +87,28 @@ def test_a_report_of_one_line_up_has_no_robustness_section(report, tmp_path) -> 
     runs, _ = report
     write_report([runs / "g15", runs / "g18"], tmp_path / "one", ["test"])
     assert "## Robustness" not in (tmp_path / "one" / "report.md").read_text()
+
+
+def _games(values: list[float], seed: int = 1) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "seed": [seed] * len(values),
+            "game_id": list(range(len(values))),
+            "game_seed": [100 + i for i in range(len(values))],
+            "value": values,
+        }
+    )
+
+
+def test_an_interaction_on_shared_deals_is_paired_and_on_others_is_welch() -> None:
+    a, b = [1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 3.5, 4.0]
+    paired = interaction.interval([Term(1.0, _games(b)), Term(-1.0, _games(a))])
+    d = [0.5, 0.0, 0.5, 0.0]  # per game: sd 0.2887, t(3) = 3.1824
+    half = 3.182446305284263 * statistics.stdev(d) / 2
+    assert paired == pytest.approx((0.25, 0.25 - half, 0.25 + half, 4))
+    welch = interaction.interval([Term(1.0, _games(b, seed=2)), Term(-1.0, _games(a))])
+    va, vb = statistics.variance(a) / 4, statistics.variance(b) / 4
+    df = (va + vb) ** 2 / (va**2 / 3 + vb**2 / 3)
+    assert welch[0] == pytest.approx(0.25)
+    assert welch[2] - welch[0] == pytest.approx(t_quantile(0.975, df) * math.sqrt(va + vb))
+    assert welch[2] - welch[0] > paired[2] - paired[0]  # pairing cancels the deal's luck

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from sanssim.cli import main
 from sanssim.errors import SanssimError
+from sanssim.games.sanssouci.plugin import GAME
 from sanssim.games.sanssouci.show import position_after
 from sanssim.runner.config import sweep
 from sanssim.runner.executor import LocalExecutor
@@ -46,6 +47,16 @@ def test_replayed_games_match_every_logged_turn(runs, name):
         assert position.noble_rows == final.noble_rows
 
 
+def test_an_expansion_game_logs_each_seat_s_side_choice_on_turn_0(runs):
+    """The expansion sides are chosen before the first turn, seat by seat; their action
+    ids (indices into the expansion sides) open turn 0's `actions`."""
+    for game_id in range(4):
+        config, results, turns, _ = load_game(runs / "expansion", game_id)
+        ids = [side.id for side in config.game().components.expansion_sides]
+        sides = [ids.index(s) for s in results.sort("seat")["expansion_side"].to_list()]
+        assert turns.sort("turn")["actions"][0].to_list()[: len(sides)] == sides
+
+
 def test_reshuffle_run_logs_reshuffles(runs):
     turns = pl.read_parquet(runs / "reshuffle" / "turns" / "*.parquet")
     assert turns["reshuffles"].sum() > 0
@@ -53,13 +64,11 @@ def test_reshuffle_run_logs_reshuffles(runs):
 
 def test_a_tampered_log_is_caught(runs):
     config, results, turns, final = load_game(runs / "plain", 1)
-    from sanssim.games.sanssouci.log import replay
-
     bad = turns.with_columns(
         pl.when(pl.col("turn") == 5).then(pl.col("score") + 1).otherwise("score").alias("score")
     )
     with pytest.raises(SanssimError, match="turn 5: the log says score="):
-        replay(config.game(), 1, results["game_seed"][0], results["expansion_side"].to_list(), bad)
+        GAME.replay(config.game(), 1, results["game_seed"][0], results, bad)
 
 
 def test_show_prints_each_turn_with_the_logged_score(runs):

@@ -102,7 +102,8 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
             f"{games:,} simulated games of {data.game_type.title}"
             + (" (the lowest total wins)" if data.game_type.lowest_wins else "")
             + f" in {len(arms)} "
-            f"arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. Every estimate has its "
+            f"arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. {_players(data)} "
+            "Every estimate has its "
             "sample size and a 95% confidence interval in brackets; a difference is called "
             "one only when its interval excludes zero. Provenance (runs, commands, versions, "
             "full strategy parameters) is at the end."
@@ -129,6 +130,17 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
     md.write_text(to_markdown([Heading(1, title), *blocks]))
     html.write_text(to_html([Heading(1, title), *blocks], out, title))
     return ReportSummary([md, html, *ctx.figures], skipped, games, arms)
+
+
+def _players(data: Dataset) -> str:
+    """Which line-up played, on the first screen: a finding speaks only for its players."""
+    lineups = data.arms["strategies"].to_list()
+    if len(set(lineups)) > 1:
+        by_arm = "; ".join(f"{a}: {s}" for a, s in zip(data.arm_labels, lineups, strict=True))
+        return f"Played by, arm by arm: {by_arm}."
+    if " | " in lineups[0]:
+        return f"Played by, seat by seat: {lineups[0]}."
+    return f"Played by {lineups[0]} in every seat."
 
 
 def _headline_figures(game_type: GameType) -> tuple[str, ...]:

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from sanssim.analysis import fmt, paired
+from sanssim.analysis import fmt, interaction, paired
 from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Heading, Para, Table
 from sanssim.analysis.generic import win_share
+from sanssim.analysis.interaction import Term
 from sanssim.analysis.pairs import LENGTH, facet_text, find_pairs, pair_games
 from sanssim.analysis.section import Answer, Context, Section
 from sanssim.analysis.stats import rate_table
@@ -60,7 +61,10 @@ def _context(data: Dataset, arm: dict, skip: str | None = None) -> str:
     return ", ".join(parts) or "every design"
 
 
-def _seat_edges(data: Dataset) -> Iterator[tuple[str, str, Estimate]]:
+Found = tuple[str, str, Estimate, list[Term]]  # conclusion, line-up, estimate, its terms
+
+
+def _seat_edges(data: Dataset, games: pl.DataFrame) -> Iterator[Found]:
     """The first seat's win rate minus the fair share, per arm."""
     first = rate_table(
         data.results.with_columns(win=win_share()).filter(pl.col("seat") == 0),
@@ -71,10 +75,11 @@ def _seat_edges(data: Dataset) -> Iterator[tuple[str, str, Estimate]]:
         fair = 1 / r["n_players"]
         low, high = r["first_lo"] - fair, r["first_hi"] - fair
         edge = Estimate(r["first_p"] - fair, low, high, r["first_n"], 100, " pp")
-        yield f"first seat's edge over 1/players, {_context(data, r)}", r["strategies"], edge
+        label = f"first seat's edge over 1/players, {_context(data, r)}"
+        yield label, r["strategies"], edge, [interaction.term(games, r["arm"], "seat0_win")]
 
 
-def _effects(data: Dataset) -> Iterator[tuple[str, str, Estimate]]:
+def _effects(data: Dataset, games: pl.DataFrame) -> Iterator[Found]:
     """Each change of one facet other than the line-up, under every line-up that has both
     arms: its effect on the mean score and on the first seat's win rate."""
     rows = {r["arm"]: r for r in data.arms.iter_rows(named=True)}
@@ -89,27 +94,50 @@ def _effects(data: Dataset) -> Iterator[tuple[str, str, Estimate]]:
             name, scale, unit = EFFECTS[r["metric"]]
             label = f"{pair.facet} {pair.change}: {name}, {where}"
             estimate = Estimate(r["diff"], r["lo"], r["hi"], r["n_a"], scale, unit)
-            yield label, arm["strategies"], estimate
+            terms = [
+                interaction.term(games, pair.second, r["metric"]),
+                interaction.term(games, pair.first, r["metric"], -1.0),
+            ]
+            yield label, arm["strategies"], estimate, terms
+
+
+def _interaction(by: dict[str, tuple[Estimate, list[Term]]], x: str, ref: str) -> Estimate:
+    """Line-up `x`'s conclusion minus the reference line-up's, paired where they share deals."""
+    estimate, terms = by[x]
+    value, lo, hi, n = interaction.interval([*terms, *interaction.negated(by[ref][1])])
+    return Estimate(value, lo, hi, n, estimate.scale, estimate.unit)
 
 
 def build(ctx: Context) -> Section:
     data = ctx.data
-    lineups = sorted(set(data.arms["strategies"]))
+    lineups = data.arms["strategies"].unique(maintain_order=True).to_list()
     if len(lineups) < 2:
         return Section([])
-    found: dict[str, dict[str, Estimate]] = {}
-    for label, lineup, estimate in (*_seat_edges(data), *_effects(data)):
-        found.setdefault(label, {})[lineup] = estimate
+    games = interaction.per_game(data)
+    found: dict[str, dict[str, tuple[Estimate, list[Term]]]] = {}
+    for label, lineup, estimate, terms in (*_seat_edges(data, games), *_effects(data, games)):
+        found.setdefault(label, {})[lineup] = (estimate, terms)
     compared = {label: by for label, by in found.items() if len(by) > 1}
     if not compared:
         return Section([])
-    rows, flipped = [], []
+    ref, others = lineups[0], lineups[1:]
+    rows, flipped, differ = [], [], []
     for label, by in compared.items():
-        verdicts = {e.verdict for e in by.values()}
+        verdicts = {e.verdict for e, _ in by.values()}
         held = "held" if len(verdicts) == 1 else "CHANGES"
         if held != "held":
             flipped.append(label)
-        rows.append([label, *(by[x].text() if x in by else "–" for x in lineups), held])
+        gaps = [_interaction(by, x, ref) if x in by and ref in by else None for x in others]
+        if any(g is not None and g.verdict != "(no clear difference)" for g in gaps):
+            differ.append(label)
+        rows.append(
+            [
+                label,
+                *(by[x][0].text() if x in by else "–" for x in lineups),
+                *(g.text() if g is not None else "–" for g in gaps),
+                held,
+            ]
+        )
     blocks: list[Block] = [
         Heading(2, TITLE),
         Para(
@@ -119,14 +147,24 @@ def build(ctx: Context) -> Section:
             "on the mean score and on the first seat's win rate. A conclusion holds when "
             "every line-up gives it the same verdict (higher, lower, or no clear difference "
             "at 95%); CHANGES flags one whose direction or significance differs, which makes "
-            "it a finding about the strategies as much as about the game."
+            "it a finding about the strategies as much as about the game. The columns "
+            f"marked − {ref} give the interaction: a line-up's conclusion minus {ref}'s, "
+            "with its 95% interval, paired game by game where the line-ups played the same "
+            "deals. An interval that excludes zero says the size of the conclusion depends "
+            "on the players, even when both verdicts agree."
         ),
-        Table(["conclusion", *lineups, "verdict"], rows, measure=0),
+        Table(
+            ["conclusion", *lineups, *(f"{x} − {ref}" for x in others), "verdict"],
+            rows,
+            measure=0,
+        ),
     ]
     held = len(compared) - len(flipped)
     finding = (
         f"Robustness: {held} of {len(compared)} conclusions held under every strategy "
         f"line-up ({', '.join(lineups)})"
-        + (f"; changed: {'; '.join(flipped)}." if flipped else ".")
+        + (f"; changed: {'; '.join(flipped)}" if flipped else "")
+        + f"; the size differs from {ref}'s (interaction interval excludes zero) in "
+        f"{len(differ)} of {len(compared)}."
     )
     return Section(blocks, [], [], answer=[Answer(finding)])

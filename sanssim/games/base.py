@@ -21,10 +21,11 @@ from sanssim.games.logs import (
     ACTIONS_TYPE,
     COMMON_RESULTS,
     COMMON_TURNS,
-    common_results,
-    frame,
+    record_columns,
     replay_actions,
-    turn_rows,
+    results_frame,
+    scores,
+    turns_frame,
     with_actions,
 )
 
@@ -175,34 +176,31 @@ class GameType(ABC):
     # margins, search strategies and reports all follow it).
     lowest_wins: ClassVar[bool] = False
     # A game's own results and turns columns and their types, after the common ones
-    # (`sanssim.games.logs`): `result_columns` fills the first, the engine's turn records
-    # (`state.log`, one dict a turn with `turn`, `seat`, `score` and these) the second.
+    # (`sanssim.games.logs`): `result_columns` fills the first, `turn_columns` the second.
+    # A common column named here takes this type (a game whose files always had it).
     result_columns_schema: ClassVar[Mapping[str, Any]] = {}
     turn_columns_schema: ClassVar[Mapping[str, Any]] = {}
-    # Or the game's own log module (`RESULT_SCHEMA`, `TURN_SCHEMA`, `result_frame`,
-    # `turn_frame`, `replay(game, id, seed, turns)`), which the methods below delegate to.
-    log: ClassVar[Any] = None
+    # The columns' order in the game's files when it is not the common columns first (a
+    # game keeping the order its files had before the shared layer); `actions` stays last.
+    result_order: ClassVar[tuple[str, ...]] = ()
+    turn_order: ClassVar[tuple[str, ...]] = ()
     # The game's PlayerView class.
     view_class: ClassVar[type]
 
     @property
     def result_schema(self) -> Mapping[str, Any]:
         """The results table's columns and types (the game's run-format spec)."""
-        if self.log is not None:
-            return self.log.RESULT_SCHEMA
-        return {**COMMON_RESULTS, **self.result_columns_schema}
+        return _ordered({**COMMON_RESULTS, **self.result_columns_schema}, self.result_order)
 
     @property
     def turn_schema(self) -> Mapping[str, Any]:
-        """The turns table's columns and types (the game's run-format spec); on the generic
-        log layer the chosen actions last."""
-        if self.log is not None:
-            return self.log.TURN_SCHEMA
+        """The turns table's columns and types (the game's run-format spec), the chosen
+        actions last."""
         return {**self._turn_rows_schema, ACTIONS: ACTIONS_TYPE}
 
     @property
     def _turn_rows_schema(self) -> dict[str, Any]:
-        return {**COMMON_TURNS, **self.turn_columns_schema}
+        return _ordered({**COMMON_TURNS, **self.turn_columns_schema}, self.turn_order)
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -283,10 +281,10 @@ class GameType(ABC):
         finished: list[tuple[int, int, GameState]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
-        if self.log is not None:
-            return self.log.result_frame(run_id, game, strategies, finished)
-        columns = common_results(run_id, self.name, game, strategies, finished)
-        return frame(columns | self.result_columns(game, finished), self.result_schema)
+        scored = scores(finished) | self.result_columns(game, finished)
+        return results_frame(
+            run_id, self.name, game.n_players, strategies, len(finished), scored, self.result_schema
+        )
 
     def result_columns(
         self, game: Engine, finished: list[tuple[int, int, GameState]]
@@ -298,20 +296,30 @@ class GameType(ABC):
     def turn_frame(
         self, run_id: str, game: Engine, games: list[tuple[int, GameState]]
     ) -> pl.DataFrame:
-        """One turns row per turn of recorded (game_id, state); on the generic log layer its
-        chosen actions last (a game with its own log module logs its choices its own way)."""
-        if self.log is not None:
-            return self.log.turn_frame(run_id, game, games)
-        return with_actions(turn_rows(run_id, game, games, self._turn_rows_schema), games)
+        """One turns row per turn of recorded (game_id, state), its chosen actions last."""
+        columns = self.turn_columns(game, games)
+        frame = turns_frame(run_id, game.n_players, columns, self._turn_rows_schema)
+        return with_actions(frame, games)
+
+    def turn_columns(self, game: Engine, games: list[tuple[int, GameState]]) -> dict[str, Any]:
+        """Each turn's `game_id`, `turn`, `seat`, `score` and the game's own columns
+        (`turn_columns_schema`), in the order of `games`: by default from the engine's turn
+        records (`state.log`, one dict a turn with `turn`, `seat`, `score` and those)."""
+        return record_columns(games, ["turn", "seat", "score", *self.turn_columns_schema])
 
     def replay(
         self, game: Engine, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
     ) -> GameState:
         """The logged game re-applied to a fresh deal, every turn checked against the log;
         raises SanssimError at the first disagreement."""
-        if self.log is not None:
-            return self.log.replay(game, game_id, seed, turns)
-        return replay_actions(game, game_id, seed, turns, self.turn_frame, self.same_turn_value)
+        return replay_actions(
+            game, game_id, seed, turns, self.turn_frame, self.same_turn_value, self.apply_logged
+        )
+
+    def apply_logged(self, state: GameState, action: int, row: Mapping[str, Any]) -> None:
+        """One logged action applied (`row` is its turn's log row, for a game whose choices
+        carry more than the action id)."""
+        state.apply_action(action)
 
     def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
         """Whether a replayed turn's value agrees with the logged one."""
@@ -331,16 +339,33 @@ class GameType(ABC):
         """Lines picturing the game turn by turn (or one turn), legend first. By default
         each turn in words (`describe` of its actions), then the `picture` after it."""
         seed = results["game_seed"][0]
-        out = replayed_show(
-            game, seed, turns, turn, seat, _apply_logged, self.picture, self.turn_line
+        out = self.legend(final)
+        out += replayed_show(
+            game, seed, turns, turn, seat, self._apply_turn, self.picture, self.turn_line
         )
-        out += ["", "final position:", self.picture(final), "", "final scores:"]
+        picture = self.final_picture(final)
+        out += ["", "final position:", picture] if picture else []
+        out += ["", "final scores:"]
+        return out + [self.score_line(r) for r in results.iter_rows(named=True)]
+
+    def _apply_turn(self, state: GameState, row: dict[str, Any]) -> None:
+        """A logged turn's actions applied, named as the engine describes them."""
+        row["described"] = []
+        for action in row[ACTIONS] or ():
+            row["described"].append(state.describe(action))
+            self.apply_logged(state, action, row)
+
+    def legend(self, final: GameState) -> list[str]:
+        """Lines explaining the pictures' symbols, before the first turn."""
+        return []
+
+    def score_line(self, row: Mapping[str, Any]) -> str:
+        """One seat's final results row in words."""
         lower = " (lowest wins)" if self.lowest_wins else ""
-        out += [
-            f"  seat {r['seat']} ({r['strategy']}): total {r['total']}{lower}, rank {r['rank']}"
-            for r in results.iter_rows(named=True)
-        ]
-        return out
+        return (
+            f"  seat {row['seat']} ({row['strategy']}): total {row['total']}{lower}, "
+            f"rank {row['rank']}"
+        )
 
     def turn_line(self, row: Mapping[str, Any]) -> str:
         """One logged turn in words: by default its actions as the engine names them."""
@@ -353,6 +378,10 @@ class GameType(ABC):
     def picture(self, state: GameState) -> str:
         """The position in text, for `show`."""
         return ""
+
+    def final_picture(self, state: GameState) -> str:
+        """The final position in text, for `show` (by default as every turn's)."""
+        return self.picture(state)
 
     def position_lines(self, view: View) -> list[str]:
         """What the acting player sees before a decision, for `show --explain`."""
@@ -367,6 +396,15 @@ class GameType(ABC):
     def groups(self) -> Mapping[str, Group]:
         """Grouped measures by name, whose spread `sanssim tune` can minimise."""
         return {}
+
+
+def _ordered(schema: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    """A schema in the given column order (every column named once), or as it is."""
+    if not order:
+        return schema
+    if sorted(order) != sorted(schema):
+        raise ValueError(f"column order {order} does not name the columns {tuple(schema)}")
+    return {name: schema[name] for name in order}
 
 
 def read_component_file(path: str | Path) -> str:
@@ -388,14 +426,6 @@ class NoComponents:
 
 
 NO_COMPONENTS = NoComponents()
-
-
-def _apply_logged(state: Any, row: dict[str, Any]) -> None:
-    """A logged turn's actions applied, named as the engine describes them."""
-    row["described"] = []
-    for action in row[ACTIONS] or ():
-        row["described"].append(state.describe(action))
-        state.apply_action(action)
 
 
 def replayed_show(

@@ -1,4 +1,4 @@
-"""Column builders the games' log modules share: list columns from flat values.
+"""Column builders the games' log columns share: list columns from flat values.
 
 Building a polars list column from Python lists of lists constructs a Series per row,
 which dominates the cost of a part file for fast games; one flat Series and a reshape

@@ -44,52 +44,86 @@ COMMON_TURNS: dict[str, pl.DataType] = {
 }
 
 
-def common_results(
-    run_id: str,
-    name: str,
-    game: Engine,
-    strategies: Sequence[str],
-    finished: list[tuple[int, int, GameState]],
-) -> dict[str, list[Any]]:
-    """The results columns every game has, one row per (game, seat)."""
-    n = game.n_players
-    cols: dict[str, list[Any]] = {c: [] for c in COMMON_RESULTS}
+def scores(finished: list[tuple[int, int, GameState]]) -> dict[str, list[Any]]:
+    """Each (game, seat)'s `game_id`, `game_seed`, `total` and `rank`, from the final
+    states' `returns()` and `ranks()`."""
+    cols: dict[str, list[Any]] = {"game_id": [], "game_seed": [], "total": [], "rank": []}
     for game_id, seed, state in finished:
-        cols["game_id"] += [game_id] * n
-        cols["game_seed"] += [seed] * n
-        cols["total"] += state.returns()
+        totals = state.returns()
+        cols["game_id"] += [game_id] * len(totals)
+        cols["game_seed"] += [seed] * len(totals)
+        cols["total"] += totals
         cols["rank"] += state.ranks()
-    rows = n * len(finished)
-    cols["run_id"] = [run_id] * rows
-    cols["game"] = [name] * rows
-    cols["n_players"] = [n] * rows
-    cols["seat"] = list(range(n)) * len(finished)
-    cols["strategy"] = list(strategies) * len(finished)
-    cols["winner"] = [rank == 1 for rank in cols["rank"]]
     return cols
 
 
-def turn_rows(
-    run_id: str, game: Engine, games: list[tuple[int, GameState]], schema: Mapping[str, Any]
+def results_frame(
+    run_id: str,
+    name: str,
+    n_players: int,
+    strategies: Sequence[str],
+    games: int,
+    scored: Mapping[str, Any],
+    schema: Mapping[str, pl.DataType],
 ) -> pl.DataFrame:
-    """The turns of a game without a log module, from its engine's turn records (one dict
-    a turn: `turn`, `seat`, `score` and the game's own columns)."""
-    n = game.n_players
-    rows = [
-        {"run_id": run_id, "game_id": game_id, "round": r["turn"] // n + 1, **r}
-        for game_id, state in games
-        for r in state.log  # type: ignore[attr-defined]
-    ]
-    return pl.DataFrame(rows, schema=dict(schema), orient="row")
+    """The results frame from each (game, seat)'s `game_id`, `game_seed`, `total`, `rank`
+    and the game's own columns (lists, arrays or Series, games in order, seats within);
+    the other common columns filled in. The Python path and the compiled cores share it."""
+    n = n_players
+    rows = n * games
+    cols = dict(scored)
+    cols["run_id"] = [run_id] * rows
+    cols["game"] = [name] * rows
+    cols["n_players"] = [n] * rows
+    cols["seat"] = list(range(n)) * games
+    cols["strategy"] = list(strategies[:n]) * games
+    built = pl.DataFrame({c: cols[c] for c in schema if c != "winner"})
+    return built.with_columns(winner=pl.col("rank") == 1).select(list(schema)).cast(dict(schema))
+
+
+def turns_frame(
+    run_id: str, n_players: int, columns: Mapping[str, Any], schema: Mapping[str, pl.DataType]
+) -> pl.DataFrame:
+    """The turns frame (without `actions`) from each turn's `game_id`, `turn`, `seat`,
+    `score` and the game's own columns (lists, arrays or Series); `run_id` and `round`
+    filled in. The Python path and the compiled cores share it."""
+    names = [c for c in schema if c not in ("run_id", "round", ACTIONS)]
+    built = pl.DataFrame({c: columns[c] for c in names})
+    if built.height == 0:
+        return pl.DataFrame(schema={c: t for c, t in schema.items() if c != ACTIONS})
+    filled = built.with_columns(
+        run_id=pl.lit(run_id), round=pl.col("turn").cast(pl.Int64) // n_players + 1
+    )
+    return filled.select([c for c in schema if c != ACTIONS]).cast(
+        {c: t for c, t in schema.items() if c != ACTIONS}
+    )
+
+
+def record_columns(
+    games: list[tuple[int, GameState]], names: Sequence[str]
+) -> dict[str, list[Any]]:
+    """Turn columns from the engines' turn records (`state.log`, one dict a turn)."""
+    records = [(game_id, r) for game_id, state in games for r in state.log]  # type: ignore[attr-defined]
+    cols = {name: [r[name] for _, r in records] for name in names}
+    return {"game_id": [game_id for game_id, _ in records], **cols}
 
 
 def with_actions(frame: pl.DataFrame, games: list[tuple[int, GameState]]) -> pl.DataFrame:
     """Turn rows (with `game_id` and `turn`) with each turn's chosen actions at the end."""
     ids = [game_id for game_id, state in games for _ in state.actions]
     pairs = [pair for _, state in games for pair in state.actions]
+    return with_chosen(frame, ids, [t for t, _ in pairs], [a for _, a in pairs])
+
+
+def with_chosen(
+    frame: pl.DataFrame, game_ids: Sequence[int], turns: Sequence[int], actions: Sequence[int]
+) -> pl.DataFrame:
+    """Turn rows (with `game_id` and `turn`) with `actions` at the end, from every choice
+    made in order as its game, turn and action (lists or arrays); a compiled core's path
+    too."""
     chosen = (
         pl.DataFrame(
-            {"game_id": ids, "turn": [t for t, _ in pairs], ACTIONS: [a for _, a in pairs]},
+            {"game_id": game_ids, "turn": turns, ACTIONS: actions},
             schema={"game_id": pl.Int64, "turn": frame.schema["turn"], ACTIONS: pl.Int32},
         )
         .group_by("game_id", "turn", maintain_order=True)
@@ -128,21 +162,23 @@ def replay_actions(
     turns: pl.DataFrame,
     turn_frame: Callable[[str, Engine, list[tuple[int, GameState]]], pl.DataFrame],
     same: Callable[[str, Any, Any], bool],
+    apply: Callable[[GameState, int, dict[str, Any]], None],
 ) -> GameState:
-    """The logged actions re-applied to a fresh deal, every turn row checked against the
-    log (`turn_frame` makes the replay's rows); a one-line SanssimError at the first
-    disagreement, an illegal action, a log that stops early or one with extra turns."""
+    """The logged actions re-applied to a fresh deal (`apply(state, action, row)`), every
+    turn row checked against the log (`turn_frame` makes the replay's rows); a one-line
+    SanssimError at the first disagreement, an illegal action, a log that stops early or
+    one with extra turns."""
     logged = turns.sort("turn")
     if ACTIONS not in logged.columns:
         raise SanssimError(f"game {game_id}: the turn log has no {ACTIONS} column to replay")
     state = game.new_state(seed, record=True)
-    for turn, actions in logged.select("turn", ACTIONS).iter_rows():
-        for action in actions or ():
+    for row in logged.iter_rows(named=True):
+        for action in row[ACTIONS] or ():
             try:
-                state.apply_action(action)
+                apply(state, action, row)
             except IllegalActionError as exc:
                 raise SanssimError(
-                    f"game {game_id} turn {turn}: the log is not a legal game ({exc})"
+                    f"game {game_id} turn {row['turn']}: the log is not a legal game ({exc})"
                 ) from None
     if not state.is_terminal():
         raise SanssimError(f"game {game_id}: the log stops at turn {state.turn}, the game goes on")
@@ -154,8 +190,3 @@ def replay_actions(
             f"game {game_id}: the log has {logged.height} turns, the engine {replayed.height}"
         )
     return state
-
-
-def frame(columns: Mapping[str, list[Any]], schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
-    """Columns as a frame in the schema's order and types."""
-    return pl.DataFrame({name: columns[name] for name in schema}, schema=dict(schema))

@@ -176,8 +176,9 @@ class Sanssouci(GameType):
     sources = log.SOURCES
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
     headline_figures = ("missions_rank",)
-    log = log
     view_class = PlayerView
+    result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
+    turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
 
     def load_components(self, path: str | Path | None = None) -> Components:
         return load_components(path)
@@ -255,11 +256,11 @@ class Sanssouci(GameType):
 
         return SanssouciCore()
 
-    def replay(
-        self, game: Game, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
-    ) -> State:
-        sides = results.sort("seat")["expansion_side"].to_list()
-        return log.replay(game, game_id, seed, sides, turns)
+    def result_columns(self, game: Game, finished: list[tuple[int, int, State]]) -> dict:
+        return log.result_columns(game, finished)
+
+    def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
+        return log.turn_columns(game, games)
 
     def show(
         self,

@@ -6,14 +6,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from sanssim.errors import ConfigError
-from sanssim.games.base import GameType, Option, OptionValue, replayed_show
+from sanssim.games.base import GameType, Option, OptionValue
 from sanssim.games.seikatsu import log
 from sanssim.games.seikatsu.components import TIE_BREAKS, Components, load_components
 from sanssim.games.seikatsu.engine import Game, GameConfig, State
-from sanssim.games.seikatsu.render import legend, render_garden, render_state
+from sanssim.games.seikatsu.render import legend as garden_legend
+from sanssim.games.seikatsu.render import render_garden, render_state
 from sanssim.games.seikatsu.view import PlayerView
 
 FROM_COMPONENTS = "components"  # a house rule left to the component data
@@ -60,8 +59,9 @@ class Seikatsu(GameType):
         ),
     )
     sources = ("bird_points", "flower_points")
-    log = log
     view_class = PlayerView
+    result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
+    turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
 
     def load_components(self, path: str | Path | None = None) -> Components:
         return load_components(path)
@@ -108,27 +108,33 @@ class Seikatsu(GameType):
 
         return SeikatsuCore()
 
-    def show(
-        self,
-        game: Game,
-        results: pl.DataFrame,
-        turns: pl.DataFrame,
-        final: State,
-        turn: int | None,
-        seat: int | None,
-    ) -> list[str]:
-        seed = results["game_seed"][0]
-        out = ["legend: " + legend(final)]
-        out += replayed_show(
-            game, seed, turns, turn, seat, log.replay_turn, render_garden, self.turn_line
+    def result_columns(self, game: Game, finished: list[tuple[int, int, State]]) -> dict:
+        return log.result_columns(game, finished)
+
+    def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
+        return log.turn_columns(game, games)
+
+    def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
+        """A hand is a multiset: its order in the log is not the engine's."""
+        if column == "hand":
+            return sorted(engine) == sorted(logged or [])
+        return engine == logged
+
+    def legend(self, final: State) -> list[str]:
+        return ["legend: " + garden_legend(final)]
+
+    def picture(self, state: State) -> str:
+        return render_garden(state)
+
+    def final_picture(self, state: State) -> str:
+        return render_state(state)
+
+    def score_line(self, row: Mapping[str, Any]) -> str:
+        return (
+            f"  seat {row['seat']} ({row['pagoda']}): {row['total']} (birds "
+            f"{row['bird_points']}, flowers {row['flower_points']}, rows {row['row_points']}), "
+            f"rank {row['rank']}"
         )
-        out += ["", "final position:", render_state(final), "", "final scores:"]
-        for r in results.iter_rows(named=True):
-            out.append(
-                f"  seat {r['seat']} ({r['pagoda']}): {r['total']} (birds {r['bird_points']}, "
-                f"flowers {r['flower_points']}, rows {r['row_points']}), rank {r['rank']}"
-            )
-        return out
 
     def turn_line(self, row: Mapping[str, Any]) -> str:
         koi = f" as {row['koi_bird']}" if row["koi_bird"] else ""

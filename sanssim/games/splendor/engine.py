@@ -401,6 +401,8 @@ class State(EngineState):
             raise IllegalActionError(
                 f"payment {list(payment)} does not pay for card {card} with seat {p}'s tokens"
             )
+        if self.record:
+            self.actions.append((self.turn, action))
         self._act(action, payment)
 
     def _start_turn(self) -> None:

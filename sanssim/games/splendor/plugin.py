@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
-from sanssim.games.base import GameType, Option, OptionValue, replayed_show
+from sanssim.games.base import GameType, Option, OptionValue
 from sanssim.games.splendor import log
 from sanssim.games.splendor.components import Components, load_components
 from sanssim.games.splendor.engine import (
+    BUY,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PASS,
     TAKE_DIFF_GEMS,
     Game,
     GameConfig,
@@ -96,8 +96,9 @@ class Splendor(GameType):
     )
     sources = ("card_points", "noble_points")
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
-    log = log
     view_class = PlayerView
+    result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
+    turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
 
     def load_components(self, path: str | Path | None = None) -> Components:
         return load_components(path)
@@ -140,28 +141,34 @@ class Splendor(GameType):
 
         return report.SECTIONS
 
-    def show(
-        self,
-        game: Game,
-        results: pl.DataFrame,
-        turns: pl.DataFrame,
-        final: State,
-        turn: int | None,
-        seat: int | None,
-    ) -> list[str]:
-        seed = results["game_seed"][0]
-        out = ["legend: " + LEGEND]
-        out += replayed_show(
-            game, seed, turns, turn, seat, log.replay_turn, render_state, self.turn_line
+    def result_columns(self, game: Game, finished: list[tuple[int, int, State]]) -> dict:
+        return log.result_columns(game, finished)
+
+    def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
+        return log.turn_columns(game, games)
+
+    def apply_logged(self, state: State, action: int, row: Mapping[str, Any]) -> None:
+        """A logged buy pays as the log says: gold may stand in for a colour held."""
+        if BUY <= action < PASS:
+            state.apply_buy(action, list(row["payment"] or ()))
+        else:
+            state.apply_action(action)
+
+    def legend(self, final: State) -> list[str]:
+        return ["legend: " + LEGEND]
+
+    def picture(self, state: State) -> str:
+        return render_state(state)
+
+    def final_picture(self, state: State) -> str:
+        return ""  # the last turn's picture is the final position
+
+    def score_line(self, row: Mapping[str, Any]) -> str:
+        return (
+            f"  seat {row['seat']}: {row['total']} (cards {row['card_points']}, nobles "
+            f"{row['noble_points']}), {row['cards_bought']} cards, rank {row['rank']}, "
+            f"ended by {row['end_reason']} after {row['rounds']} rounds"
         )
-        out += ["", "final scores:"]
-        for r in results.iter_rows(named=True):
-            out.append(
-                f"  seat {r['seat']}: {r['total']} (cards {r['card_points']}, nobles "
-                f"{r['noble_points']}), {r['cards_bought']} cards, rank {r['rank']}, "
-                f"ended by {r['end_reason']} after {r['rounds']} rounds"
-            )
-        return out
 
     def turn_line(self, row: Mapping[str, Any]) -> str:
         what = row["action"]

@@ -1,4 +1,4 @@
-"""The results and turns tables of run-format-seikatsu.md, and replaying a logged game."""
+"""The results and turns tables of run-format.md's Seikatsu, and replaying a logged game."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from sanssim.errors import SanssimError
 from sanssim.games.seikatsu import Game, GameConfig, State
-from sanssim.games.seikatsu.log import RESULT_SCHEMA, TURN_SCHEMA, replay, result_frame, turn_frame
+from sanssim.games.seikatsu.plugin import GAME
 
 SPEC_RESULTS = {
     "run_id": pl.String, "game": pl.String, "game_id": pl.Int64, "game_seed": pl.Int64,
@@ -26,7 +26,14 @@ SPEC_TURNS = {
     "seat": pl.Int8, "team": pl.Int8, "hand": pl.List(pl.String), "koi_held": pl.Int8,
     "tile": pl.String, "q": pl.Int8, "r": pl.Int8, "koi_bird": pl.String,
     "bird_points": pl.Int8, "drawn": pl.String, "score": pl.Int16, "bag_left": pl.Int16,
+    "actions": pl.List(pl.Int32),
 }  # fmt: skip
+RESULT_SCHEMA, TURN_SCHEMA = GAME.result_schema, GAME.turn_schema
+result_frame, turn_frame = GAME.result_frame, GAME.turn_frame
+
+
+def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
+    return GAME.replay(game, game_id, seed, pl.DataFrame(), turns)
 
 
 def played(n: int, tournament: bool, games: int = 20) -> tuple[Game, list[tuple[int, int, State]]]:
@@ -145,11 +152,21 @@ def test_replay_reproduces_each_recorded_game(run):
         assert again.board == state.board
 
 
+def test_each_turn_logs_its_chosen_play_and_a_forced_one_none(run):
+    """`actions` is the turn's own play when a strategy chose it; a turn with one legal
+    play, which the engine makes itself, has none."""
+    game, _, _, turns = run
+    for row in turns.iter_rows(named=True):
+        play = game.action(row["tile"], row["q"], row["r"])
+        assert row["actions"] in ([play], [])
+    assert turns["actions"].list.len().sum() > 0.9 * turns.height
+
+
 @pytest.mark.parametrize(
     "column,value,needle",
     [
-        ("q", None, "unknown tile or space"),
-        ("tile", "dragon:tulip", "unknown tile or space"),
+        ("q", None, "q="),
+        ("tile", "dragon:tulip", "tile="),
         ("bird_points", 7, "bird_points"),
         ("drawn", "koi", "drawn"),
         ("score", 99, "score"),
@@ -177,16 +194,19 @@ def test_an_illegal_logged_play_and_a_missing_turn_are_caught(run):
     game, finished, _, turns = run
     game_id, seed, _ = finished[1]
     rows = turns.filter(game_id=game_id)
-    occupied = game.components.start_spaces[game.n_players][0]
+    occupied = game.cell(*game.components.start_spaces[game.n_players][0])
+    first = rows["actions"][0][0]
+    on_a_start_tile = first - first % game.n_cells + occupied
     bad = rows.with_columns(
-        q=pl.when(pl.col("turn") == 0).then(occupied[0]).otherwise(pl.col("q")).cast(pl.Int8),
-        r=pl.when(pl.col("turn") == 0).then(occupied[1]).otherwise(pl.col("r")).cast(pl.Int8),
+        actions=pl.when(pl.col("turn") == 0)
+        .then(pl.lit([on_a_start_tile], dtype=pl.List(pl.Int32)))
+        .otherwise(pl.col("actions"))
     )
-    with pytest.raises(SanssimError, match="not a legal play"):
+    with pytest.raises(SanssimError, match="not a legal game"):
         replay(game, game_id, seed, bad)
     with pytest.raises(SanssimError, match="turn"):
         replay(game, game_id, seed, rows.filter(pl.col("turn") != 5))
-    with pytest.raises(SanssimError, match="the log has"):
+    with pytest.raises(SanssimError, match="the log stops at turn 10"):
         replay(game, game_id, seed, rows.filter(pl.col("turn") < 10))
 
 

@@ -11,7 +11,7 @@ from splendor_positions import snapshot
 from sanssim.errors import SanssimError
 from sanssim.games.splendor.core import SplendorCore
 from sanssim.games.splendor.engine import BUY, PASS, Game, GameConfig, State
-from sanssim.games.splendor.log import RESULT_SCHEMA, TURN_SCHEMA, replay, result_frame, turn_frame
+from sanssim.games.splendor.plugin import GAME
 from sanssim.games.splendor.strategies import STRATEGIES
 from sanssim.games.splendor.view import PlayerView
 from sanssim.strategies import resolve
@@ -71,7 +71,14 @@ SPEC_TURNS = {
     "drawn_card_id": pl.Int16,
     "deck_left": pl.List(pl.Int8),
     "supply": pl.List(pl.Int8),
+    "actions": pl.List(pl.Int32),
 }
+RESULT_SCHEMA, TURN_SCHEMA = GAME.result_schema, GAME.turn_schema
+result_frame, turn_frame = GAME.result_frame, GAME.turn_frame
+
+
+def replay(game: Game, game_id: int, seed: int, turns: pl.DataFrame) -> State:
+    return GAME.replay(game, game_id, seed, pl.DataFrame(), turns)
 
 
 NAMES = ["greedy", "heuristic", "heuristic"]

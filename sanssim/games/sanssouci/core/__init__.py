@@ -59,9 +59,11 @@ class SanssouciCore:
         games: Sequence[tuple[int, int]],
         record: bool,
     ) -> CoreChunk:
+        from sanssim.games.logs import results_frame, turns_frame, with_chosen
         from sanssim.games.sanssouci import log
         from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
         from sanssim.games.sanssouci.core.play import play_games, result_arrays
+        from sanssim.games.sanssouci.plugin import GAME
 
         n = game.n_players
         ids = np.array(games, dtype=np.int64).reshape(-1, 2)
@@ -73,21 +75,27 @@ class SanssouciCore:
                 seat_seeds[row, seat] = strategy_seed(seed, seat)
         w = np.stack([seat_weights(spec) for spec in specs])
         turns = ROUNDS * n
-        results, turn_log = result_arrays(len(ids), n, turns, record)
+        results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
-        play_games(pack_game(game), seeds, seat_seeds, kinds, w, record, results, turn_log)
-        frame = log.result_frame_from_values(run_id, game, strategies, ids, results)
+        picked = play_games(
+            pack_game(game), seeds, seat_seeds, kinds, w, record, results, turn_log, picks
+        )
+        own = log.seat_columns(game, results)
+        cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}
+        frame = results_frame(run_id, GAME.name, n, strategies, len(ids), cols, GAME.result_schema)
         if not record:
             return CoreChunk(frame, None)
-        turn_frame = log.turn_frame_from_records(
-            run_id,
+        columns = log.record_columns(
             game,
             np.repeat(ids[:, 0], turns),
             [turn_log[:, i] for i in range(R_HAND)],
             turn_log[:, R_HAND:R_DISPLAY].ravel(),
             turn_log[:, R_DISPLAY:RECORD_WIDTH].ravel(),
         )
-        return CoreChunk(frame, turn_frame)
+        turn_frame = turns_frame(run_id, n, columns, GAME.turn_schema)
+        rows = picks[:picked, 0]
+        chosen = (ids[rows // turns, 0], rows % turns, picks[:picked, 1])
+        return CoreChunk(frame, with_chosen(turn_frame, *chosen))
 
     def decide(self, state: State, spec: StrategySpec, g: np.ndarray) -> int:
         """What `spec`'s compiled form chooses at `state`'s decision, its stream `g` (a

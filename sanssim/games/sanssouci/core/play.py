@@ -2,7 +2,8 @@
 
 `play_games` fills preallocated arrays: one results row per (game, seat) with the
 columns `log.RESULT_VALUES` names, and, when recording, one turn row per turn with
-the record fields of `layout` (`log.turn_frame_from_records` makes them frames).
+the record fields of `layout` (`log.record_columns` makes them columns) and every
+choice made, in order: its turn row and the action.
 """
 
 from __future__ import annotations
@@ -51,14 +52,17 @@ def play_games(
     record: bool,
     results: np.ndarray,
     log: np.ndarray,
-) -> None:
+    picks: np.ndarray,
+) -> int:
     """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`) seeded
-    `seat_seeds[k, p]`; results rows k * n + p; turn rows in order when `record`."""
+    `seat_seeds[k, p]`; results rows k * n + p; turn rows and choices in order when
+    `record`. Returns the number of choices written."""
     n = gp[G_N]
     st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
     g = np.zeros(mt.STATE, dtype=np.uint32)
     players = np.zeros((n, mt.STATE), dtype=np.uint32)
     pos = np.zeros(1, dtype=np.int64)
+    picked = 0
     for k in range(seeds.shape[0]):
         deal(st, gp, g, seeds[k], record)
         settle(st, gp, g, log, pos)
@@ -68,12 +72,22 @@ def play_games(
         while st[PHASE] != END:
             p = st[CURRENT]
             action = choose(st, gp, kinds[p], w[p], players[p])
+            if record:
+                picks[picked, 0] = pos[0]
+                picks[picked, 1] = action
+                picked += 1
             apply(st, gp, g, action, log, pos)
         score_game(st, gp, results[k * n : (k + 1) * n])
+    return picked
 
 
-def result_arrays(games: int, n: int, turns: int, record: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Preallocated results and turn-log arrays for `games` games of `n` seats."""
+def result_arrays(
+    games: int, n: int, turns: int, record: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Preallocated results, turn-log and choice arrays for `games` games of `n` seats: a
+    game's choices are its seats' expansion sides and at most three a turn (take, place,
+    noble)."""
     results = np.zeros((games * n, RESULT_WIDTH), dtype=np.int64)
     log = np.zeros((games * turns if record else 0, RECORD_WIDTH), dtype=np.int16)
-    return results, log
+    picks = np.zeros((games * (n + 3 * turns) if record else 0, 2), dtype=np.int64)
+    return results, log, picks

@@ -36,7 +36,7 @@ from sanssim.games.seikatsu.core.tables import (
     state_array,
 )
 from sanssim.games.seikatsu.engine import Game, GameConfig, State
-from sanssim.games.seikatsu.log import TURN_SCHEMA
+from sanssim.games.seikatsu.plugin import GAME
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import StrategySpec
@@ -126,7 +126,7 @@ class SeikatsuCore:
         if not record:
             return CoreChunk(results, None)
         if not written:
-            return CoreChunk(results, pl.DataFrame(schema=TURN_SCHEMA))
+            return CoreChunk(results, pl.DataFrame(schema=GAME.turn_schema))
         return CoreChunk(results, frames.turn_frame(run_id, game, games, log[:written]))
 
     def decide(self, state: State, spec: StrategySpec, stream: np.ndarray) -> int:

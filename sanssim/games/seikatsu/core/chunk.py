@@ -14,6 +14,7 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.games.seikatsu.core.engine import (
+    LOG_ACTION,
     LOG_GAME,
     apply,
     deal,
@@ -66,6 +67,8 @@ def play_games(t, codes, weights, policy, seeds, record: bool, log, start, score
             action = decide(
                 t, s, codes[p], weights[p], gens[1 + p], stats, floats, ints, policy, log
             )
+            if record:
+                log[row, LOG_ACTION] = action
             row = apply(t, s, action, log, row)
         if record:
             log[first:row, LOG_GAME] = gi

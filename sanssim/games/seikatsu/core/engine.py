@@ -68,9 +68,10 @@ from sanssim.games.seikatsu.core.tables import (
 
 PLAY, END = 0, 1
 EMPTY = -1
-# columns of a turn-log row (int32); the hand before the play fills the last HMAX slots
+# columns of a turn-log row (int32); the hand before the play fills the last HMAX slots;
+# LOG_ACTION is the chosen action, -1 on a turn the engine played itself
 LOG_GAME, LOG_TURN, LOG_SEAT, LOG_KOI_HELD, LOG_TILE, LOG_CELL, LOG_KOI_BIRD = range(7)
-LOG_POINTS, LOG_DRAWN, LOG_SCORE, LOG_BAG_LEFT, LOG_HAND_LEN, LOG_HAND = range(7, 13)
+LOG_POINTS, LOG_DRAWN, LOG_SCORE, LOG_BAG_LEFT, LOG_ACTION, LOG_HAND_LEN, LOG_HAND = range(7, 14)
 
 
 @intrinsic

@@ -1,8 +1,9 @@
 """The compiled chunk's arrays as the Python path's results and turns frames.
 
-Both go through the log module's own frame builders (`scored_result_frame`,
-`named_turn_frame`), so names, dtypes and row order are the Python path's by
-construction; only the per-game columns come from arrays here.
+Both go through the shared frame builders (`sanssim.games.logs`) and the log
+module's own columns (`seat_columns`, `named_turn_columns`), so names, dtypes and
+row order are the Python path's by construction; only the per-game columns come
+from arrays here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.seikatsu.core.engine import (
+    LOG_ACTION,
     LOG_BAG_LEFT,
     LOG_CELL,
     LOG_DRAWN,
@@ -27,7 +30,8 @@ from sanssim.games.seikatsu.core.engine import (
     LOG_TURN,
 )
 from sanssim.games.seikatsu.engine import Game
-from sanssim.games.seikatsu.log import TURN_FIELDS, named_turn_frame, scored_result_frame
+from sanssim.games.seikatsu.log import TURN_FIELDS, named_turn_columns, seat_columns
+from sanssim.games.seikatsu.plugin import GAME
 
 # the log block's column of each `TurnRecord` int field
 LOG_COLUMNS = {
@@ -76,7 +80,9 @@ def result_frame(
         "rank": ranks[:, side].ravel(),
         "koi_played": scores[:, 3, :n].ravel(),
     }
-    return scored_result_frame(run_id, game, strategies, len(games), cols)
+    own = seat_columns(game, len(games), cols)
+    schema = GAME.result_schema
+    return results_frame(run_id, GAME.name, n, strategies, len(games), own, schema)
 
 
 def turn_frame(
@@ -88,4 +94,7 @@ def turn_frame(
     )
     ids = np.array([g for g, _ in games], dtype=np.int64)[log[:, LOG_GAME]]
     hands = log[:, LOG_HAND:]
-    return named_turn_frame(run_id, game, raw, ids, hands.ravel(), hands.shape[1])
+    columns = named_turn_columns(game, raw, ids, hands.ravel(), hands.shape[1])
+    frame = turns_frame(run_id, game.n_players, columns, GAME.turn_schema)
+    chosen = log[:, LOG_ACTION] >= 0  # -1: a turn the engine played itself
+    return with_chosen(frame, ids[chosen], log[chosen, LOG_TURN], log[chosen, LOG_ACTION])

@@ -2,8 +2,8 @@
 
 `play_chunk` derives each game's seeds in Python (as `State.__init__` and `play_game` do),
 plays the whole chunk in one compiled call (`play.play_games`) and builds the frames with
-the log module's own column builders, so names, types and row order are the Python
-path's by construction.
+the shared frame builders (`sanssim.games.logs`) and the log module's own columns, so
+names, types and row order are the Python path's by construction.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import polars as pl
 
 from sanssim.compiled import ChunkRefused, CoreChunk
+from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.splendor.core import layout
 from sanssim.games.splendor.core.play import (
     G_END_REASON,
@@ -34,7 +36,8 @@ from sanssim.games.splendor.core.play import (
 )
 from sanssim.games.splendor.core.strategies import FAILED, GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.splendor.engine import END_REASONS, N_GEMS, N_LEVELS, Game, GameConfig
-from sanssim.games.splendor.log import result_columns_frame, turn_table_frame
+from sanssim.games.splendor.log import seat_columns, table_columns
+from sanssim.games.splendor.plugin import GAME
 from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import StrategySpec
 
@@ -110,7 +113,7 @@ class SplendorCore:
         seeds = np.array([game_seeds(seed, n) for _, seed in games], dtype=np.int64)
         seeds = seeds.reshape(len(games), SEEDS_BEFORE_SEATS + n)
         seat_kinds, params = seat_arrays(specs)
-        seats, per_game, turns, log = play_games(
+        seats, per_game, turns, log, picks = play_games(
             cfg, cards, nobles, layout.state_size(game), seeds, seat_kinds, params, int(record)
         )
         failed = [games[i][0] for i in np.flatnonzero(per_game[:, G_END_REASON] == FAILED)]
@@ -123,7 +126,25 @@ class SplendorCore:
         if not record:
             return CoreChunk(results, None)
         ids = [game_id for game_id, _ in games]
-        return CoreChunk(results, turn_table_frame(run_id, game, ids, turns.tolist(), log))
+        return CoreChunk(results, _turns(run_id, game, ids, turns, log, picks))
+
+
+def _turns(
+    run_id: str,
+    game: Game,
+    ids: Sequence[int],
+    turns: np.ndarray,
+    log: np.ndarray,
+    picks: np.ndarray,
+) -> pl.DataFrame:
+    """The turns frame from the records and the choices (each its record's row and the
+    action) that `play_games` returns."""
+    columns = table_columns(game, ids, turns.tolist(), log)
+    frame = turns_frame(run_id, game.n_players, columns, GAME.turn_schema)
+    row_game = np.repeat(np.array(ids, dtype=np.int64), turns)
+    row_start = np.repeat(np.cumsum(turns) - turns, turns)
+    rows = picks[:, 0]
+    return with_chosen(frame, row_game[rows], rows - row_start[rows], picks[:, 1])
 
 
 def _results(
@@ -144,8 +165,7 @@ def _results(
         "game_id": np.repeat(ids, n),
         "game_seed": np.repeat(seeds, n),
         "nobles_in_play": np.repeat(per_game[:, G_IN_PLAY:], n, axis=0).ravel(),
-        "seat": np.tile(np.arange(n), count),
-        "strategy": list(strategies[:n]) * count,
+        "total": seats[:, S_POINTS],
         "points": seats[:, S_POINTS],
         "card_points": seats[:, S_CARD_POINTS],
         "noble_points": seats[:, S_NOBLE_POINTS],
@@ -157,7 +177,7 @@ def _results(
         "rounds": np.repeat(per_game[:, G_ROUNDS], n),
         "passes": seats[:, S_PASSES],
         "rank": ranks,
-        "winner": ranks == 1,
         "end_reason": np.repeat(reasons, n).tolist(),
     }
-    return result_columns_frame(run_id, game, cols)
+    own = seat_columns(game, cols)
+    return results_frame(run_id, GAME.name, n, strategies, count, own, GAME.result_schema)

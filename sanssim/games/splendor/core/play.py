@@ -3,7 +3,8 @@
 Per game the caller gives the derived seeds (three decks, the nobles, then each seat's
 strategy stream, as `State.__init__` and `play_game` derive them); per seat a strategy
 kind and its parameters. Out come a results row per seat, a row per game and, when
-recording, every turn record in game order.
+recording, every turn record in game order and every choice made (its turn record's row,
+the action), in order.
 """
 
 from __future__ import annotations
@@ -110,6 +111,13 @@ def _copy_rows(dst: np.ndarray, src: np.ndarray, count: int) -> None:
 
 
 @nb.njit(cache=True)
+def _grown(picks: np.ndarray) -> np.ndarray:
+    bigger = np.empty((2 * len(picks), 2), dtype=np.int64)
+    bigger[: len(picks)] = picks
+    return bigger
+
+
+@nb.njit(cache=True)
 def play_games(
     cfg: np.ndarray,
     cards: np.ndarray,
@@ -119,9 +127,10 @@ def play_games(
     kinds: np.ndarray,
     params: np.ndarray,
     record: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per row of `seeds`; (seat rows, game rows, turns per game, records).
-    A game where a strategy fails stops there: its end reason is FAILED, it logs no turn."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play one game per row of `seeds`; (seat rows, game rows, turns per game, records,
+    choices). A game where a strategy fails stops there: its end reason is FAILED, it logs
+    no turn."""
     games = seeds.shape[0]
     n = cfg[C_N]
     S = np.zeros(size, dtype=np.int64)
@@ -133,6 +142,8 @@ def play_games(
     turns = np.zeros(games, dtype=np.int64)
     log = np.empty((games * n * 24 + most if record else 1, RECORD_WIDTH), dtype=np.int32)
     rows = 0
+    picks = np.empty((64 if record else 1, 2), dtype=np.int64)
+    picked = 0
     work = new_work()
     scores = np.empty(MAX_LEGAL, dtype=np.float64)
     for i in range(games):
@@ -146,16 +157,24 @@ def play_games(
             if kinds[p] == RANDOM or kinds[p] == LOOKAHEAD:
                 rng.seed(players[p], seeds[i, SEEDS_BEFORE_SEATS + p])
         settle(S, cfg, cards, nobles, game_log)
+        first_pick = picked
         while S[H_N_LEGAL] > 0:
             p = S[H_CURRENT]
             action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p], work, scores)
             if action == FAILED:
                 break
+            if record:
+                if picked == len(picks):
+                    picks = _grown(picks)
+                picks[picked, 0] = rows + S[H_TURN]
+                picks[picked, 1] = action
+                picked += 1
             apply(S, cfg, cards, nobles, game_log, action)
         _results(S, cfg, seats, per_game, i)
         if S[H_N_LEGAL] > 0:
             per_game[i, G_END_REASON] = FAILED
+            picked = first_pick
         elif record:
             turns[i] = S[H_TURN]
             rows += S[H_TURN]
-    return seats, per_game, turns, log[:rows]
+    return seats, per_game, turns, log[:rows], picks[:picked]
