@@ -22,13 +22,14 @@ from sanssim.compiled import ENGINES
 from sanssim.errors import SanssimError, UserInterrupt
 from sanssim.games import DEFAULT_GAME, game_names, get_game
 from sanssim.games.base import Option
-from sanssim.runformat import MANIFEST
+from sanssim.runformat import MANIFEST, TUNE
 from sanssim.runner.config import COMMON_KEYS, DEFAULT_STRATEGY
 from sanssim.runner.tournament import SEATINGS, SEATINGS_HELP
 
 if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
+    from sanssim.runner.executor import Executor
     from sanssim.runner.run import Plan, Update
     from sanssim.runner.tuning import Search, Tune
 
@@ -72,7 +73,7 @@ GAME_OPTIONS = _declared_options()
 # Options that describe what is played (an experiment file's keys, with the turn log as a
 # flag); --config and --resume bring their own.
 RUN_OPTIONS = (
-    *(k for k in COMMON_KEYS if k not in ("turn_log", "engine")),
+    *(k for k in COMMON_KEYS if k not in ("turn_log", "engine", "decision_timeout")),
     "no_turn_log",
     *GAME_OPTIONS,
 )
@@ -88,10 +89,10 @@ ENGINE_OPTION = click.option(
 
 DECISION_TIMEOUT = click.option(
     "--decision-timeout",
-    type=click.FloatRange(min=0),
-    default=60.0,
-    show_default=True,
-    help="Seconds a strategy may take for one decision before its game fails (0: no limit).",
+    type=click.FloatRange(min=0, max=1e9),
+    help="Seconds a strategy may take for one decision before its game fails (0: no limit; "
+    "default: an experiment's decision_timeout, else 60). Games on the compiled engine play "
+    "only built-in strategies and are not timed.",
 )
 
 
@@ -273,7 +274,7 @@ def run(ctx: click.Context, **options: object) -> None:
         address,
         workers,
         chunk_size,
-        float(options["decision_timeout"]),  # type: ignore[arg-type]
+        options["decision_timeout"],  # type: ignore[arg-type]
         options["engine"],
     )
     if out is None and not resume:
@@ -287,7 +288,7 @@ def _play(
     address: str | None,
     workers: int | None,
     chunk_size: int | None,
-    decision_timeout: float,
+    decision_timeout: float | None,
     engine: object = None,
 ) -> tuple[list[Outcome], float, int]:
     """Play a checked plan; an interrupt or a lost worker keeps finished parts and says how
@@ -298,17 +299,18 @@ def _play(
     from sanssim.runner.run import execute
 
     try:
-        executor = executor_for(
-            executor_name, _capped(workers, executor_name), address, decision_timeout
-        )
+        executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
         fail(str(exc))
+    _said_capped(executor)
     executor.engine = engine  # type: ignore[assignment]
     started = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with holding(run_plan.out), executor:
+        with holding(run_plan.out, run_plan.clear), executor:
             outcomes = execute(run_plan, executor, sys.argv, chunk_size, _progress)
+            _said_lost(executor.lost)
+            _said_untimed(run_plan, decision_timeout)
     except KeyboardInterrupt:
         _stopped("interrupted", run_plan.out, EXIT_INTERRUPTED)
     except WorkerLost as exc:
@@ -328,15 +330,49 @@ def _play(
     return outcomes, time.perf_counter() - started, executor.workers
 
 
-def _capped(workers: int | None, executor_name: str) -> int | None:
-    """Local workers beyond the cores available only slow the run down: capped, said once."""
-    from sanssim.runner.executor import default_workers
+def _said_lost(lost: list[tuple[int, int]]) -> None:
+    """Chunks whose worker died once were played again: said, not hidden."""
+    if lost:
+        shown = ", ".join(f"{start}-{stop - 1}" for start, stop in lost[:3])
+        more = f" (and {len(lost) - 3} more)" if len(lost) > 3 else ""
+        click.echo(
+            f"sanssim: a worker process died playing games {shown}{more}; "
+            "played again on a fresh one",
+            err=True,
+        )
 
-    if workers is None or executor_name != "local" or workers <= default_workers():
-        return workers
-    cores = default_workers()
-    click.echo(f"sanssim: --workers {workers} capped at the {cores} cores available", err=True)
-    return cores
+
+def _said_untimed(run_plan: Plan, given: float | None) -> None:
+    """A decision timeout given for games the compiled engine played cannot apply there (a
+    Python timer cannot interrupt compiled code): said in one line, not silently ignored."""
+    from sanssim.compiled import COMPILED
+    from sanssim.runner.batch import read_json
+
+    untimed = [
+        arm.name or str(run_dir)
+        for arm, run_dir in zip(run_plan.arms, run_plan.dirs, strict=True)
+        if (given if given is not None else arm.config.decision_timeout)
+        and any(p.get("engine") == COMPILED for p in read_json(run_dir / MANIFEST)["parts"])
+    ]
+    if untimed:
+        shown = ", ".join(untimed[:3]) + (", ..." if len(untimed) > 3 else "")
+        click.echo(
+            f"sanssim: the decision timeout does not apply to games played on the compiled "
+            f"engine ({shown}): it plays built-in strategies only; --engine python times them",
+            err=True,
+        )
+
+
+def _said_capped(executor: Executor) -> None:
+    """Workers beyond the CPUs there are (this machine's, or the Ray cluster's) only slow a
+    run down: capped, said once."""
+    from sanssim.runner.ray_executor import RayExecutor
+
+    if executor.capped is None:
+        return
+    asked, allowed = executor.capped
+    where = "CPUs of the Ray cluster" if isinstance(executor, RayExecutor) else "cores available"
+    click.echo(f"sanssim: --workers {asked} capped at the {allowed} {where}", err=True)
 
 
 def _stopped(why: str, out: Path, code: int) -> NoReturn:
@@ -785,6 +821,7 @@ def tune(ctx: click.Context, **options: object) -> None:
         workers,
         options["decision_timeout"],
         options["engine"],
+        bool(options["force"]) and not options["resume"],
     )  # type: ignore[arg-type]
     _print_tune(search)
 
@@ -795,8 +832,9 @@ def _tune(
     executor_name: str,
     address: str | None,
     workers: int | None,
-    decision_timeout: float,
+    decision_timeout: float | None,
     engine: object = None,
+    clear: bool = False,
 ) -> Search:
     """Play a checked tune with one progress bar over its budget; an interrupt keeps the
     finished games and says how to resume."""
@@ -808,11 +846,10 @@ def _tune(
     from sanssim.runner.ray_executor import executor_for
 
     try:
-        executor = executor_for(
-            executor_name, _capped(workers, executor_name), address, decision_timeout
-        )
+        executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
         fail(str(exc))
+    _said_capped(executor)
     executor.engine = engine  # type: ignore[assignment]
     counted: set[str] = set()
     bar = tqdm(total=plan.settings.budget, unit="game", desc="tune", dynamic_ncols=True)
@@ -826,7 +863,7 @@ def _tune(
 
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with holding(out), executor:
+        with holding(out, clear), executor:
             return tuning.run(plan, out, executor, sys.argv, progress)
     except KeyboardInterrupt:
         bar.close()
@@ -839,6 +876,12 @@ def _tune(
         sys.exit(EXIT_FAILED)
     except SanssimError as exc:
         fail(str(exc))
+    except OSError as exc:  # a full disk: every file written so far is whole (atomic)
+        bar.close()
+        why = f"cannot write {exc.filename or out}: {exc.strerror}"
+        if (out / TUNE).is_file():
+            why += f"; finished games are kept, finish with `sanssim tune --resume --out {out}`"
+        fail(why)
     finally:
         bar.close()
         signal.signal(signal.SIGTERM, previous)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
 import time
 
@@ -96,3 +98,44 @@ class FailsToStart(Strategy):
 
     def choose(self, view: PlayerView, legal: list[int]) -> int:
         return legal[0]
+
+
+class KillsItsWorker(Strategy):
+    """Ends its process with os._exit(7) on its third decision in about one game in
+    `share`, as a strategy calling into a crashing library would; only in a worker
+    process (a test's driver would die with it) unless $SANSSIM_KILL_ANYWHERE is set."""
+
+    name = "kills-its-worker"
+    params = (Param("share", 0.3, "the share of games it kills"),)
+
+    def __init__(self, rng, **params) -> None:  # noqa: ANN001, ANN003
+        super().__init__(rng, **params)
+        self.decisions = 0
+        self.doomed = rng.random() < self.share
+
+    def choose(self, view: PlayerView, legal: list[int]) -> int:
+        self.decisions += 1
+        worker = multiprocessing.parent_process() is not None
+        if self.doomed and self.decisions == 3 and (worker or os.environ.get(KILL_ANYWHERE)):
+            os._exit(7)
+        return legal[0]
+
+
+KILL_ANYWHERE = "SANSSIM_KILL_ANYWHERE"
+
+
+def timed_out_pid(start: int, stop: int) -> int:
+    """A chunk whose one game's decision times out (as `Hostile:how=loop` does in a run);
+    the pid of the worker that played it."""
+    from sanssim.games import get_game
+    from sanssim.runner.play import GameFailure, play_game
+    from sanssim.strategies import resolve
+
+    game_type = get_game("sanssouci")
+    game = game_type.new_game(2, {}, game_type.load_components())
+    specs = [resolve("tests.faulty_strategy:Hostile:how=loop", "sanssouci"), resolve("random")]
+    try:
+        play_game(game_type, game, specs, start, decision_timeout=0.05)
+    except GameFailure:
+        return os.getpid()
+    raise AssertionError("the decision did not time out")

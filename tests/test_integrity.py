@@ -338,3 +338,26 @@ def test_an_empty_out_is_refused_and_nothing_is_written(tmp_path, monkeypatch, c
     result = CliRunner().invoke(main, [*first, "--out", ""])
     assert result.exit_code == 2 and "must not be empty" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_logged_before_turns_had_actions_checks_and_reports_but_is_not_resumed(
+    good: Path, tmp_path: Path
+) -> None:
+    """Schema 2 turns have no `actions`: still a sound run, but a resume would write parts
+    of another form into the same table."""
+    run = _copy(good, tmp_path / "run")
+    manifest = _manifest(run)
+    for part in manifest["parts"]:
+        path = run / "turns" / f"{part['name']}.parquet"
+        pl.read_parquet(path).drop("actions").write_parquet(path, statistics=False)
+        part["bytes"]["turns"] = path.stat().st_size
+        part["digests"]["turns"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    manifest["schema_version"] = 2
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    checked = invoke("check", str(run), "--sample", "3")
+    assert checked.exit_code == 0 and checked.output.endswith("ok\n"), checked.output
+    manifest["parts"] = manifest["parts"][:1]
+    manifest["status"] = "incomplete"
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    _one_line_error(invoke("run", "--resume", "--out", str(run)), "cannot be resumed")
+    assert _manifest(run)["parts"] == manifest["parts"]  # nothing written

@@ -34,7 +34,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from sanssim.analysis.precision import METRICS, achieved, outcomes
+from sanssim.analysis.precision import METRICS, achieved, outcomes, seat_of
 from sanssim.errors import SanssimError
 from sanssim.games.base import GameType
 
@@ -213,6 +213,12 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
             value = float(match["value"])
         except ValueError:
             raise ObjectiveError(f"--objective {text!r}: the target must be a number") from None
+        seat = seat_of(metric)
+        if seat is not None and seat >= n_players:
+            raise ObjectiveError(
+                f"--objective {text!r}: {n_players} players have no seat {seat} "
+                f"(seats 0 to {n_players - 1})"
+            )
         return Objective(
             text,
             "target",

@@ -89,6 +89,13 @@ def _registry() -> dict[str, Metric]:
 METRICS: dict[str, Metric] = _registry()
 
 
+def seat_of(metric: str) -> int | None:
+    """The seat a seat-indexed metric reads (`seat3_win`: 3); None for the others."""
+    head, _, rest = metric.partition("_")
+    number = head.removeprefix("seat")
+    return int(number) if head != number and number.isdigit() and rest == "win" else None
+
+
 def outcomes(
     results: pl.LazyFrame | pl.DataFrame, names: Sequence[str], lowest_wins: bool = False
 ) -> pl.DataFrame:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from dataclasses import dataclass
+import shutil
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -35,6 +36,7 @@ from sanssim.analysis.section import (
     ranked,
 )
 from sanssim.games import GameType
+from sanssim.runformat import TEMP_MARK
 
 # What a report folder holds besides its figures; report.json records the runs reported on.
 REPORT_JSON = "report.json"
@@ -75,8 +77,25 @@ def write_report(
 
 
 def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> ReportSummary:
+    """Everything is written into a hidden folder beside `out` and moved in only when
+    complete: a full disk or an error leaves `out` (an earlier report) as it was."""
     data = load_dataset(runs)
-    _prepare(out, [run.path for run in data.runs], force)
+    paths = [run.path for run in data.runs]
+    _check_target(out, paths, force)
+    stage = out.parent / f".{out.name}{TEMP_MARK}{os.getpid()}"
+    try:
+        stage.mkdir(parents=True)
+        (stage / REPORT_JSON).write_text(
+            json.dumps({"runs": _relative(paths, out)}, indent=2) + "\n"
+        )
+        written = _compose(data, stage, command)
+        _publish(stage, out)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return replace(written, files=[out / path.name for path in written.files])
+
+
+def _compose(data: Dataset, out: Path, command: list[str]) -> ReportSummary:
     ctx = Context(data, out)
     builders = [
         *generic.SECTIONS,
@@ -148,22 +167,30 @@ def _headline_figures(game_type: GameType) -> tuple[str, ...]:
     return (first, *game_type.headline_figures, *rest)
 
 
-def _prepare(out: Path, runs: list[Path], force: bool) -> None:
-    """Create `out`, or reuse it when it holds only a report of these same runs (its
+def _check_target(out: Path, runs: list[Path], force: bool) -> None:
+    """`out` may be created, or reused when it holds only a report of these same runs (its
     report.json says which), so a report never silently replaces other work; `force`
-    writes anyway. The old report's files go first, so no figure goes stale. Runs are
-    recorded relative to `out`, so a report moves with its runs (a checkout elsewhere)."""
-    resolved = [str(run.resolve()) for run in runs]
-    relative = [os.path.relpath(run, out.resolve()) for run in resolved]
+    writes anyway."""
     if out.exists() and not out.is_dir():
         raise ReportError(f"{out} exists and is not a directory")
     if out.is_dir() and not force:
-        _check_reusable(out, resolved)
-    if out.is_dir():
-        for old in [*out.glob("*.png"), *(out / name for name in REPORT_FILES)]:
-            old.unlink(missing_ok=True)
+        _check_reusable(out, [str(run.resolve()) for run in runs])
+
+
+def _relative(runs: list[Path], out: Path) -> list[str]:
+    """Runs as report.json records them: relative to `out`, so a report moves with its
+    runs (a checkout elsewhere)."""
+    return [os.path.relpath(run.resolve(), out.resolve()) for run in runs]
+
+
+def _publish(stage: Path, out: Path) -> None:
+    """The finished report in place of the old one (whose files go, so no figure goes
+    stale); renames within one file system need no room on the disk."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / REPORT_JSON).write_text(json.dumps({"runs": relative}, indent=2) + "\n")
+    for old in [*out.glob("*.png"), *(out / name for name in REPORT_FILES)]:
+        old.unlink(missing_ok=True)
+    for new in stage.iterdir():
+        os.replace(new, out / new.name)
 
 
 def _check_reusable(out: Path, runs: list[str]) -> None:

@@ -413,6 +413,9 @@ def read_component_file(path: str | Path) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        where = f"byte {exc.start} is {exc.object[exc.start]:#04x}"
+        raise ComponentError(f"component file {path} is not UTF-8 text ({where})") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from sanssim.errors import IllegalActionError, SanssimError
+from sanssim.runformat import ACTIONS
 
 if TYPE_CHECKING:
     from sanssim.games.base import Engine, GameState
 
-ACTIONS = "actions"
 ACTIONS_TYPE = pl.List(pl.Int32())
 
 COMMON_RESULTS: dict[str, pl.DataType] = {

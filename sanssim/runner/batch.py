@@ -21,22 +21,25 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sanssim import __version__
-from sanssim.rundir import damage, digest, strays
+from sanssim.rundir import damage, digest, strays, tables_of
 from sanssim.runformat import (
+    ACTIONS_SINCE,
     ERRORS_LOG,
     INDEX,
     LOCK,
     MANIFEST,
     SCHEMA_VERSION,
+    TEMP_MARK,
+    TURNS,
     part_name,
     part_span,
 )
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
+from sanssim.runner.pool import ChunkKills, WorkerLost
 
 MAX_CHUNK = 1000
 CHUNKS_PER_WORKER = 4
-TEMP_MARK = ".tmp-"
 PART_FILE = re.compile(r"part-\d{5,}\.parquet")
 
 
@@ -63,6 +66,9 @@ class Job(Protocol):
     def tables(self) -> tuple[str, ...]: ...
 
     def play_chunk(self, start: int, stop: int) -> Part: ...
+
+    def skipping(self, killed: dict[int, str]) -> Job:
+        """The job with these games (id: error) recorded as failed, not played."""
 
 
 @dataclass(frozen=True)
@@ -140,8 +146,8 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
         return False
     if not any(p.name != LOCK for p in path.iterdir()):
         return False
-    if force:
-        remove_tree(path)
+    if force:  # cleared once its lock is held (`lock.holding`), never before
+        check_removable(path)
         return False
     marker_file = path / marker
     if not marker_file.is_file():
@@ -161,6 +167,8 @@ def check_out_dir(path: Path, identity: dict[str, Any], marker: str, force: bool
             f"{path} holds a different run ({shown}); "
             "choose another --out or use --force to overwrite it"
         )
+    if marker == MANIFEST:
+        resumable(path, existing)
     return True
 
 
@@ -185,13 +193,24 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def remove_tree(path: Path) -> None:
-    """`--force`: clear a directory, refusing the ones that are surely a mistake."""
+def check_removable(path: Path) -> None:
+    """`--force` refuses the directories it would surely be a mistake to clear."""
     resolved = path.resolve()
     protected = {Path.home().resolve(), Path.cwd().resolve(), Path(resolved.anchor)}
     if resolved in protected or resolved in Path.cwd().resolve().parents:
         raise RunError(f"refusing to overwrite {path}: it is the home, working or root directory")
-    shutil.rmtree(resolved)
+
+
+def clear_dir(path: Path, keep: str) -> None:
+    """`--force`, once `path`'s lock (`keep`) is held: remove everything else in it."""
+    check_removable(path)
+    for entry in path.iterdir():
+        if entry.name == keep:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
 
 
 def init_run(run_dir: Path, job: Job, header: dict[str, Any], chunk_size: int) -> None:
@@ -244,38 +263,14 @@ def run_batch(
         todo = [chunk for chunk in todo if chunk[0] < until]
     _upgrade(manifest)
     played = 0
-    for part in executor.map_chunks(job.play_chunk, todo):
-        name = part_name(part.start, chunk_size)
-        for table, data in part.tables.items():
-            write_atomic(run_dir / table / f"{name}.parquet", data)
-        tables = list(part.tables)
-        if part.failures or part.output:
-            _log_failures(run_dir, part)
-        manifest["parts"].append(
-            {
-                "name": name,
-                "games": [part.start, part.stop - 1],
-                "results_rows": part.rows.get("results", 0),
-                "turns_rows": part.rows.get("turns", 0),
-                "rows": part.rows,
-                "failed": len(part.failures),
-                "engine": part.engine,
-                "bytes": {t: len(part.tables[t]) for t in tables},
-                "digests": {t: digest(part.tables[t]) for t in tables},
-            }
-        )
-        manifest["parts"].sort(key=lambda p: p["games"][0])
-        manifest["failures"].extend(
-            {k: v for k, v in f.items() if k != "traceback"} for f in part.failures
-        )
-        manifest["failures"].sort(key=lambda f: f["game_id"])
-        manifest["updated"] = now()
-        if games_done(manifest) == job.games:
-            manifest["status"] = "complete"
-        write_json(run_dir / MANIFEST, manifest)
-        played += part.stop - part.start
-        if progress is not None:
-            progress(part.stop - part.start)
+    killed = {k["game_id"]: k["error"] for k in manifest.get("killed", [])}
+    try:
+        for part in executor.map_chunks(job.skipping(killed).play_chunk, todo):
+            played += _write_part(run_dir, job, manifest, part, chunk_size)
+            if progress is not None:
+                progress(part.stop - part.start)
+    except ChunkKills as exc:
+        raise _record_kill(run_dir, manifest, exc) from None
     return Outcome(
         run_dir=run_dir,
         played=played,
@@ -284,6 +279,52 @@ def run_batch(
         seconds=(datetime.now(UTC) - start_time).total_seconds(),
         replayed=replayed,
     )
+
+
+def _write_part(
+    run_dir: Path, job: Job, manifest: dict[str, Any], part: Part, chunk_size: int
+) -> int:
+    """A finished chunk's files, then the manifest that lists them; the games it held."""
+    name = part_name(part.start, chunk_size)
+    for table, data in part.tables.items():
+        write_atomic(run_dir / table / f"{name}.parquet", data)
+    tables = list(part.tables)
+    if part.failures or part.output:
+        _log_failures(run_dir, part)
+    manifest["parts"].append(
+        {
+            "name": name,
+            "games": [part.start, part.stop - 1],
+            "results_rows": part.rows.get("results", 0),
+            "turns_rows": part.rows.get("turns", 0),
+            "rows": part.rows,
+            "failed": len(part.failures),
+            "engine": part.engine,
+            "bytes": {t: len(part.tables[t]) for t in tables},
+            "digests": {t: digest(part.tables[t]) for t in tables},
+        }
+    )
+    manifest["parts"].sort(key=lambda p: p["games"][0])
+    manifest["failures"].extend(
+        {k: v for k, v in f.items() if k != "traceback"} for f in part.failures
+    )
+    manifest["failures"].sort(key=lambda f: f["game_id"])
+    manifest["updated"] = now()
+    if games_done(manifest) == job.games:
+        manifest["status"] = "complete"
+    write_json(run_dir / MANIFEST, manifest)
+    return part.stop - part.start
+
+
+def _record_kill(run_dir: Path, manifest: dict[str, Any], exc: ChunkKills) -> WorkerLost:
+    """A game that killed its worker twice is listed under `killed`, so that `--resume`
+    records it as failed and plays the rest of its chunk; the error says how to replay it."""
+    if exc.game is None:
+        return exc
+    manifest.setdefault("killed", []).append({"game_id": exc.game, "error": str(exc)})
+    manifest["updated"] = now()
+    write_json(run_dir / MANIFEST, manifest)
+    return WorkerLost(f"{exc}; recorded as failed; replay it: {replay_command(run_dir, exc.game)}")
 
 
 def _drop_damaged(run_dir: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
@@ -307,6 +348,16 @@ def _drop_damaged(run_dir: Path, manifest: dict[str, Any]) -> tuple[str, ...]:
     return tuple(f"{d.part} ({d.reason})" for d in found)
 
 
+def resumable(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Turns logged without `actions` cannot be finished with turns that have them: one
+    table, one form."""
+    if manifest.get("schema_version", 1) < ACTIONS_SINCE and TURNS in tables_of(manifest):
+        raise RunError(
+            f"{run_dir} was logged by an older sanssim, whose turns lack `actions`; "
+            "it cannot be resumed: run it again into a new directory"
+        )
+
+
 def _upgrade(manifest: dict[str, Any]) -> None:
     """A run written by an older sanssim, resumed: its parts in today's form."""
     if manifest.get("schema_version", 1) >= SCHEMA_VERSION:
@@ -319,17 +370,22 @@ def _upgrade(manifest: dict[str, Any]) -> None:
     manifest["schema_version"] = SCHEMA_VERSION
 
 
+def replay_command(run_dir: Path, game_id: int) -> str:
+    """A shell command that plays one game of the run again (and fails as it failed)."""
+    call = "from sanssim.runner.check import replay_game; "
+    call += f"replay_game({json.dumps(str(run_dir.resolve()))}, {game_id})"
+    return f"python -c {shlex.quote(call)}"
+
+
 def _log_failures(run_dir: Path, part: Part) -> None:
     """errors.log keeps what the manifest leaves out: the traceback, a command that
     replays the game (and raises its error again), and what strategies printed."""
     with open(run_dir / ERRORS_LOG, "a", encoding="utf-8") as log:
         for f in part.failures:
-            call = "from sanssim.runner.check import replay_game; "
-            call += f"replay_game({json.dumps(str(run_dir.resolve()))}, {f['game_id']})"
             log.write(
                 f"[{now()}] {f['kind']} failure: game {f['game_id']} (game_seed {f['game_seed']}), "
                 f"seat {f['seat']} ({f['strategy']}), turn {f['turn']}: {f['error']}\n"
-                f"  replay: python -c {shlex.quote(call)}\n{f['traceback']}\n"
+                f"  replay: {replay_command(run_dir, f['game_id'])}\n{f['traceback']}\n"
             )
         if part.output:
             log.write(f"[{now()}] output of games {part.start}..{part.stop - 1}:\n{part.output}\n")

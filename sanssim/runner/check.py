@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 from sanssim.rundir import RunDamaged, check_manifest, scan, tables_of, verify
-from sanssim.runformat import INDEX, MANIFEST, RESULTS, TURNS, part_span
+from sanssim.runformat import ACTIONS, ACTIONS_SINCE, INDEX, MANIFEST, RESULTS, TURNS, part_span
 from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
 from sanssim.runner.play import GameFailure, game_seed, play_game
@@ -48,7 +48,9 @@ def check_run(run_dir: Path, sample: int) -> str:
     verify(run_dir, manifest)
     config = config_from(run_dir)
     game_type = config.game_type
-    schemas = {RESULTS: game_type.result_schema, TURNS: game_type.turn_schema}
+    schemas = {RESULTS: game_type.result_schema, TURNS: dict(game_type.turn_schema)}
+    if manifest.get("schema_version", 1) < ACTIONS_SINCE:  # logged before turns had actions
+        schemas[TURNS].pop(ACTIONS, None)
     frames = {t: scan(run_dir, manifest, t, deep=False) for t in tables_of(manifest)}
     for table, frame in frames.items():
         _check_schema(run_dir, table, frame.collect_schema(), schemas[table])
@@ -116,7 +118,8 @@ def _replay(
         RESULTS: game_type.result_frame(run_id, game, config.strategies, [(game_id, seed, state)])
     }
     if TURNS in frames:
-        again[TURNS] = game_type.turn_frame(run_id, game, [(game_id, state)])
+        turns = game_type.turn_frame(run_id, game, [(game_id, state)])
+        again[TURNS] = turns.select(c for c in turns.columns if c in logged[TURNS].columns)
     for table, frame in again.items():
         order = "seat" if table == RESULTS else "turn"
         if not _same(logged[table].sort(order), frame.sort(order)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,9 @@ class RunConfig:
     components: Any = field(default=None, compare=False, repr=False)
     components_file: str | None = field(default=None, compare=False)
     engine: str = field(default=AUTO, compare=False)
+    # Seconds a strategy may take for one decision (0: no limit; None: the command's). Like
+    # the engine it changes no game that finishes, so it is no part of the configuration.
+    decision_timeout: float | None = field(default=None, compare=False)
 
     @property
     def game_type(self) -> GameType:
@@ -136,6 +140,7 @@ def build_config(
     components: Any = None,
     components_file: str | None = None,
     engine: str = AUTO,
+    decision_timeout: float | None = None,
     options: Mapping[str, object] | None = None,
     **more_options: object,
 ) -> RunConfig:
@@ -160,6 +165,14 @@ def build_config(
         raise RunError(f"turn_log must be true or false, got {turn_log!r}")
     if engine not in ENGINES:
         raise RunError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if decision_timeout is not None and (
+        not isinstance(decision_timeout, int | float)
+        or isinstance(decision_timeout, bool)
+        or not 0 <= decision_timeout < math.inf
+    ):
+        raise RunError(
+            f"decision_timeout must be seconds, 0 or more (0: no limit), got {decision_timeout!r}"
+        )
     if isinstance(strategies, str):
         strategies = [strategies]
     if not strategies or not all(isinstance(s, str) for s in strategies):
@@ -187,6 +200,7 @@ def build_config(
         components=components if components is not None else game_type.load_components(),
         components_file=components_file,
         engine=engine,
+        decision_timeout=None if decision_timeout is None else float(decision_timeout),
     )
     config.game()  # the game's own checks of the design
     return config
@@ -216,6 +230,7 @@ def sweep(players: Sequence[int], **options: Any) -> list[Arm]:
 # Keys of an experiment file that every game has; each game adds its options' names.
 COMMON_KEYS = (
     "game", "players", "games", "seed", "strategy", "turn_log", "components", "engine",
+    "decision_timeout",
 )  # fmt: skip
 
 
@@ -299,7 +314,11 @@ def _experiment_arms(path: Path, name: str, options: dict[str, Any]) -> list[Arm
         components_file = str(source.resolve())
     common = {
         "strategies": options.pop("strategy", DEFAULT_STRATEGY),
-        **{k: options.pop(k) for k in ("games", "seed", "turn_log", "engine") if k in options},
+        **{
+            k: options.pop(k)
+            for k in ("games", "seed", "turn_log", "engine", "decision_timeout")
+            if k in options
+        },
     }
     configs = [
         build_config(

@@ -6,30 +6,19 @@ results in any order; it never writes files, so every executor gives the same ru
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
-import threading
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from sanssim.runner.config import RunError
+from sanssim.runner.pool import Chunk, Pool, WorkerLost
+
+__all__ = ["Chunk", "Executor", "LocalExecutor", "WorkerLost", "default_workers"]
 
 R = TypeVar("R")
-Chunk = tuple[int, int]
-# Chunks queued per worker: enough to keep workers busy, few enough to keep memory flat.
+# Chunks queued per worker (Ray): enough to keep workers busy, few enough to keep memory flat.
 QUEUE_PER_WORKER = 2
-LOST = "a worker process died before finishing its games"
-PARENT_POLL = 1.0  # seconds between a worker's checks that its driver is alive
 DEFAULT_DECISION_TIMEOUT = 60.0  # seconds a strategy may take for one decision; 0: no limit
-
-
-class WorkerLost(RunError):
-    """A worker process died (killed, out of memory); chunks it held are lost, not wrong."""
 
 
 def default_workers() -> int:
@@ -39,10 +28,19 @@ def default_workers() -> int:
 
 class Executor(ABC):
     workers: int
+    # (asked, allowed): --workers beyond the CPUs there are, cut down to them.
+    capped: tuple[int, int] | None = None
     # The engine every arm is played on (`auto`, `compiled`, `python`), when a command says;
     # None: each arm's own (`RunConfig.engine`). It changes how games are played, never which.
     engine: str | None = None
-    decision_timeout: float = DEFAULT_DECISION_TIMEOUT  # what the games it plays may take
+    # Seconds a decision may take in every arm, when a command says; None: each arm's own
+    # (`RunConfig.decision_timeout`), else DEFAULT_DECISION_TIMEOUT.
+    decision_timeout: float | None = None
+
+    @property
+    def lost(self) -> list[Chunk]:
+        """Chunks whose worker died, played again on a fresh one."""
+        return []
 
     @abstractmethod
     def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
@@ -60,12 +58,15 @@ class Executor(ABC):
 
 
 class LocalExecutor(Executor):
-    """One worker plays in this process; more use a process pool on this machine."""
+    """One worker plays in this process; more are processes on this machine (`Pool`)."""
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or default_workers()
-        self._pool: ProcessPoolExecutor | None = None
-        self._pending: set[Future] = set()
+        cores = default_workers()
+        if workers is not None and workers > cores:  # more would only slow the run down
+            self.capped = (workers, cores)
+        self.workers = min(workers or cores, cores)
+        self._pool: Pool | None = None
+        self._lost: list[Chunk] = []
 
     def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
         if self.workers == 1:
@@ -73,53 +74,15 @@ class LocalExecutor(Executor):
                 yield fn(start, stop)
             return
         if self._pool is None:
-            # spawn, not fork: polars' thread pool does not survive a fork safely.
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_start,
-                initargs=(os.getpid(),),
-            )
-        todo = iter(chunks)
-        limit = self.workers * QUEUE_PER_WORKER
-        while True:
-            for start, stop in todo:
-                try:
-                    self._pending.add(self._pool.submit(fn, start, stop))
-                except BrokenProcessPool:  # a worker died while results were being written
-                    raise WorkerLost(LOST) from None
-                if len(self._pending) >= limit:
-                    break
-            if not self._pending:
-                return
-            done, self._pending = wait(self._pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    raise WorkerLost(LOST) from None
-                yield result
+            self._pool = Pool(self.workers)
+        yield from self._pool.map(fn, chunks)
+
+    @property
+    def lost(self) -> list[Chunk]:
+        return self._lost + (self._pool.lost if self._pool is not None else [])
 
     def close(self) -> None:
-        if self._pool is None:
-            return
-        if self._pending:
-            # Interrupted: chunks in flight are abandoned rather than waited for.
-            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
-                process.terminate()
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        self._pool = None
-        self._pending = set()
-
-
-def _worker_start(driver: int) -> None:
-    """Workers leave Ctrl-C to the driver, which stops them and keeps finished parts, and
-    exit soon after the driver is gone (killed with SIGKILL, it cannot stop them)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(driver,), daemon=True).start()
-
-
-def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    os._exit(1)
+        if self._pool is not None:
+            self._lost += self._pool.lost
+            self._pool.close()
+            self._pool = None

@@ -7,9 +7,9 @@ import io
 import signal
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
@@ -22,10 +22,12 @@ from sanssim.runner.batch import Part
 from sanssim.runner.config import RunConfig
 from sanssim.runner.play import (
     INTERNAL,
+    KILLED,
     GameFailure,
     game_seed,
     play_game,
 )
+from sanssim.runner.pool import playing
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class GameJob:
     config: RunConfig
     run_id: str
     decision_timeout: float = 0.0  # seconds a decision may take (0: no limit)
+    # Games that killed their worker process twice: failed with this error, never played again.
+    killed: tuple[tuple[int, str], ...] = ()
 
     @property
     def games(self) -> int:
@@ -44,6 +48,10 @@ class GameJob:
     def tables(self) -> tuple[str, ...]:
         return (RESULTS, TURNS) if self.config.turn_log else (RESULTS,)
 
+    def skipping(self, killed: Mapping[int, str]) -> GameJob:
+        """This job with `killed` games (id: error) recorded as failed instead of played."""
+        return replace(self, killed=tuple(sorted(killed.items())))
+
     def play_chunk(self, start: int, stop: int) -> Part:
         """Play games `start..stop-1`; failed games give no rows, only a failure entry."""
         config = self.config
@@ -51,7 +59,8 @@ class GameJob:
         game = config.game()
         specs = config.specs()
         core = core_for(game_type, specs, config.engine)
-        if core is not None:
+        dead = dict(self.killed)
+        if core is not None and not any(start <= game_id < stop for game_id in dead):
             with contextlib.suppress(ChunkRefused):  # the Python path records the failure
                 return self._compiled_chunk(core, game, specs, start, stop)
         finished: list[tuple[int, int, Any]] = []
@@ -60,6 +69,10 @@ class GameJob:
         with _interruptible(), redirect_stdout(output), redirect_stderr(output):
             for game_id in range(start, stop):
                 seed = game_seed(config.seed, game_id)
+                if game_id in dead:
+                    failures.append(_killed(game_id, seed, dead[game_id]))
+                    continue
+                playing(game_id)
                 try:
                     state = play_game(
                         game_type, game, specs, seed, config.turn_log, None, self.decision_timeout
@@ -96,6 +109,21 @@ class GameJob:
             failures=(),
             engine=COMPILED,
         )
+
+
+def _killed(game_id: int, seed: int, error: str) -> dict[str, Any]:
+    """A game that killed its worker process (os._exit, a signal, memory): who is to blame
+    cannot be read from a frame."""
+    return {
+        "game_id": game_id,
+        "game_seed": seed,
+        "seat": None,
+        "strategy": None,
+        "turn": None,
+        "kind": KILLED,
+        "error": error,
+        "traceback": "",
+    }
 
 
 def _failure(game_id: int, seed: int, exc: Exception) -> dict[str, Any]:

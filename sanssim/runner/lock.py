@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sanssim.runformat import LOCK
-from sanssim.runner.batch import now
+from sanssim.runner.batch import clear_dir, now
 from sanssim.runner.config import RunError
 
 
@@ -42,8 +42,9 @@ def _owner(path: Path) -> dict[str, object] | None:
 
 
 @contextlib.contextmanager
-def holding(out: Path) -> Iterator[None]:
-    """Hold `out`'s lock while the body writes into it."""
+def holding(out: Path, clear: bool = False) -> Iterator[None]:
+    """Hold `out`'s lock while the body writes into it; `clear` (`--force`) empties it
+    first, once the lock is held, so a forced run never destroys a running one's files."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / LOCK
     me = {"pid": os.getpid(), "host": socket.gethostname(), "since": now()}
@@ -63,6 +64,8 @@ def holding(out: Path) -> Iterator[None]:
     else:
         raise RunError(f"{out}: could not take the lock {path}")
     try:
+        if clear:
+            clear_dir(out, LOCK)
         yield
     finally:
         path.unlink(missing_ok=True)

@@ -19,10 +19,11 @@ from typing import Any
 
 from sanssim.errors import DecisionTimeout, IllegalActionError, UserInterrupt
 from sanssim.games.base import Engine, GameState, GameType, View
+from sanssim.runner.pool import retire
 from sanssim.seeding import derive_seed, strategy_seed
 from sanssim.strategies.base import Strategy, StrategySpec
 
-STRATEGY, INTERNAL = "strategy", "internal"
+STRATEGY, INTERNAL, KILLED = "strategy", "internal", "killed"  # failures' kinds
 
 
 def game_seed(master_seed: int, game_index: int) -> int:
@@ -144,6 +145,7 @@ def _time_limit(seconds: float) -> Iterator[Callable[[], contextlib.AbstractCont
         return
 
     def expired(signum: int, frame: FrameType | None) -> None:
+        retire()  # the strategy may leave a thread or state behind: a fresh worker follows
         raise DecisionTimeout(f"the decision took longer than {seconds:g} s")
 
     @contextlib.contextmanager

@@ -26,6 +26,7 @@ from sanssim.analysis.precision import (
     Rule,
     Target,
     outcomes,
+    seat_of,
     should_stop,
 )
 from sanssim.analysis.quality import manifest_teams, sided
@@ -33,7 +34,7 @@ from sanssim.games import get_game
 from sanssim.rundir import scan
 from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.runner.batch import read_json
-from sanssim.runner.config import RunError
+from sanssim.runner.config import RunConfig, RunError
 
 SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
 _TARGET = re.compile(r"^(?:diff:(?P<pair>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")
@@ -89,6 +90,30 @@ def parse(texts: Sequence[str], arms: Sequence[str | None], cap: int) -> Precisi
         a, b = _arm_pair(text, match["pair"], names)
         targets.append(PairedTarget(metric, half_width, a, b))
     return Precision(tuple(texts), tuple(targets), Rule(MIN_FIRST, cap))
+
+
+def check_arms(found: Precision, configs: Mapping[str, RunConfig]) -> None:
+    """Targets the arms can answer: a seat every arm it reads has, and a paired difference
+    between two arms of one game (a figure over seats or games that are not there would
+    be empty, or compare unlike things)."""
+    for target in found.targets:
+        paired = isinstance(target, PairedTarget)
+        names = (target.arm_a, target.arm_b) if paired else (target.arm,)  # type: ignore[union-attr]
+        games = sorted({configs[name].game_name for name in names})
+        if len(games) > 1:
+            raise RunError(
+                f"--precision {target.label}: the arms play different games "
+                f"({' and '.join(games)}); a paired difference compares arms of one game"
+            )
+        seat = seat_of(target.metric)
+        for name in names:
+            players = configs[name].n_players
+            if seat is not None and seat >= players:
+                where = "" if name == SINGLE_ARM else f" in arm {name}"
+                raise RunError(
+                    f"--precision {target.metric}: {players} players{where} have no seat {seat} "
+                    f"(seats 0 to {players - 1})"
+                )
 
 
 def _arm_pair(text: str, pair: str, names: Sequence[str]) -> tuple[str, str]:

@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from sanssim.errors import SanssimError
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import (
-    DEFAULT_DECISION_TIMEOUT,
     QUEUE_PER_WORKER,
     Chunk,
     Executor,
@@ -70,8 +69,11 @@ class RayExecutor(Executor):
             check_reachable(address)
         self._ray = ray
         self._owns = not ray.is_initialized()
+        local = address is None or address == LOCAL
+        if self._owns and local and workers is not None and workers > default_workers():
+            self.capped = (workers, default_workers())
+            workers = default_workers()
         if self._owns:
-            local = address is None or address == LOCAL
             try:
                 ray.init(
                     # "local" always starts a new instance; None would join any `ray start`.
@@ -85,8 +87,12 @@ class RayExecutor(Executor):
                 raise RunError(
                     f"cannot start or reach Ray at {address or LOCAL}: {exc}".splitlines()[0]
                 ) from None
-        # --workers with a cluster sizes chunks and caps chunks in flight; default: its CPUs.
-        self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # --workers with a cluster sizes chunks and caps chunks in flight: at most its CPUs
+        # (more would only queue), and by default all of them.
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        if workers is not None and workers > cpus:
+            self.capped = (workers, cpus)
+        self.workers = min(workers or cpus, cpus)
         self._task = ray.remote(max_retries=MAX_RETRIES)(_call)
         self._pending: dict[Any, Chunk] = {}
 
@@ -141,7 +147,7 @@ def executor_for(
     name: str,
     workers: int | None = None,
     address: str | None = None,
-    decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
+    decision_timeout: float | None = None,
 ) -> Executor:
     """What `--executor NAME` means: this machine's process pool, or Ray (imported only
     then). `address` is Ray's alone; the local executor ignores it (it may come from

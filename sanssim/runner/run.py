@@ -28,11 +28,12 @@ from sanssim.runner.batch import (
     init_run,
     now,
     read_json,
+    resumable,
     run_batch,
     write_json,
 )
 from sanssim.runner.config import Arm, RunConfig, RunError
-from sanssim.runner.executor import Executor
+from sanssim.runner.executor import DEFAULT_DECISION_TIMEOUT, Executor
 from sanssim.runner.job import GameJob
 from sanssim.runner.precision import Precision
 from sanssim.strategies import short_spec
@@ -46,7 +47,7 @@ LATEST = "latest"
 class Plan:
     """Arms with their directories, and which of them continue an earlier run. `indexed`
     False: the caller keeps the experiment's index.json (a tune adds arms as it goes, and
-    lists them all)."""
+    lists them all). `clear` (`--force`): `out` is emptied once its lock is held."""
 
     out: Path
     arms: tuple[Arm, ...]
@@ -54,6 +55,7 @@ class Plan:
     continuing: tuple[bool, ...]
     precision: Precision | None = None
     indexed: bool = True
+    clear: bool = False
 
     @property
     def experiment(self) -> bool:
@@ -92,22 +94,24 @@ def _header(config: RunConfig, command: list[str]) -> dict[str, Any]:
     """A new manifest's description of the run: its identity, and the component file it
     used when it used one."""
     source = {"components_file": config.components_file} if config.components_file else {}
+    if config.decision_timeout is not None:
+        source["decision_timeout"] = config.decision_timeout
     return {"command": command, **identity(config), **source}
 
 
 def plan(out: Path, arms: Sequence[Arm], force: bool) -> Plan:
-    """Check the output directory (and each arm's) can take these arms; writes nothing
-    except what `force` removes."""
+    """Check the output directory (and each arm's) can take these arms; writes and removes
+    nothing (what `force` replaces goes once the run holds the lock)."""
     if arms[0].name is None:
         continuing = check_out_dir(out, identity(arms[0].config), MANIFEST, force)
-        return Plan(out, tuple(arms), (out,), (continuing,))
+        return Plan(out, tuple(arms), (out,), (continuing,), clear=force)
     top = check_out_dir(out, {"arms": index_entries(arms)}, INDEX, force)
     dirs = tuple(out / arm.name for arm in arms)  # type: ignore[operator]
     continuing = tuple(
         top and check_out_dir(d, identity(a.config), MANIFEST, False)
         for a, d in zip(arms, dirs, strict=True)
     )
-    return Plan(out, tuple(arms), dirs, continuing)
+    return Plan(out, tuple(arms), dirs, continuing, clear=force)
 
 
 def write_index(out: Path, entries: Sequence[dict[str, Any]], command: list[str]) -> None:
@@ -153,6 +157,8 @@ def load_plan(out: Path) -> Plan:
         arms, dirs = (Arm(None, config_from(out)),), (out,)
     else:
         raise RunError(f"nothing to resume: {out} holds no {MANIFEST} or {INDEX}")
+    for run_dir in dirs:
+        resumable(run_dir, read_json(run_dir / MANIFEST))
     texts = read_json(dirs[0] / MANIFEST).get("precision", {}).get("targets")
     precision = with_precision(arms, texts) if texts else None
     return Plan(out, arms, dirs, tuple(True for _ in arms), precision)
@@ -163,7 +169,9 @@ def with_precision(arms: Sequence[Arm], texts: Sequence[str]) -> Precision:
     caps = {arm.config.games for arm in arms}
     if len(caps) > 1:
         raise RunError("--precision needs every arm to have the same games (the cap)")
-    return precision.parse(texts, [arm.name for arm in arms], caps.pop())
+    found = precision.parse(texts, [arm.name for arm in arms], caps.pop())
+    precision.check_arms(found, {arm.name or precision.SINGLE_ARM: arm.config for arm in arms})
+    return found
 
 
 def resume_plan(out: Path, arms: Sequence[Arm] | None = None) -> Plan:
@@ -230,7 +238,11 @@ def config_from(run_dir: Path) -> RunConfig:
         game_type = get_game(manifest.get("game", DEFAULT_GAME))
         components = game_type.components_from_manifest(manifest["components"])
         config = RunConfig.from_dict(manifest["config"], components)
-        return replace(config, components_file=manifest.get("components_file"))
+        return replace(
+            config,
+            components_file=manifest.get("components_file"),
+            decision_timeout=manifest.get("decision_timeout"),
+        )
     except KeyError as exc:
         raise RunError(f"manifest lacks {exc}") from None
 
@@ -263,7 +275,7 @@ def execute(
     for arm, config, run_dir, continuing in zip(
         run_plan.arms, played_on, run_plan.dirs, run_plan.continuing, strict=True
     ):
-        job = GameJob(config, arm.config.fingerprint(), executor.decision_timeout)
+        job = GameJob(config, arm.config.fingerprint(), decision_timeout(arm.config, executor))
         if not continuing:
             size = chunk_size or chunk_size_for(arm.config.games, executor.workers)
             header = _header(arm.config, command)
@@ -321,6 +333,15 @@ def _to_precision(
 
 def _no_update(games: int, note: str | None = None, total: int | None = None) -> None:
     """No bar to advance."""
+
+
+def decision_timeout(config: RunConfig, executor: Executor) -> float:
+    """The command's limit on a decision, else the arm's (its experiment file's), else the
+    default."""
+    for given in (executor.decision_timeout, config.decision_timeout):
+        if given is not None:
+            return given
+    return DEFAULT_DECISION_TIMEOUT
 
 
 def _on_engine(config: RunConfig, engine: str | None) -> RunConfig:

@@ -39,6 +39,10 @@ MARK_TOKENS: dict[str, tuple[str, int]] = {
     ".": ("none", 0),
 }
 MARKED_SQUARES = 12
+# The most tiles of one symbol in any supply (a printed set or `tiles_per_symbol`): the
+# rules play far fewer, and every tile is drawn, logged and counted.
+MAX_TILES_PER_SYMBOL = 20
+MAX_BOARD = 99  # board numbers, printed on the sides (the game has four boards)
 # A player plays one card in each of the 18 rounds (hand of 2, one draw after each turn).
 DECK_SIZE = 18
 
@@ -221,6 +225,16 @@ def _parse_tiles(raw: Any) -> dict[str, int]:
     for numeral, count in raw.items():
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise ComponentError(f"[tiles] {numeral} must be a positive integer, got {count!r}")
+        if count > MAX_TILES_PER_SYMBOL:
+            raise ComponentError(
+                f"[tiles] {numeral} must be at most {MAX_TILES_PER_SYMBOL} per symbol, got {count}"
+            )
+    total = sum(raw.values())
+    if total > MAX_TILES_PER_SYMBOL:
+        raise ComponentError(
+            f"[tiles] II+III+IV give {total} tiles of each symbol, "
+            f"more than the {MAX_TILES_PER_SYMBOL} any supply may hold"
+        )
     return {n: raw[n] for n in NUMERALS}
 
 
@@ -285,8 +299,8 @@ def _side_header(kind: str, i: int, raw: Any) -> tuple[str, int, str]:
         raise ComponentError(f"{where} needs a non-empty string id")
     where = f"{kind} {side_id!r}"
     board = raw.get("board")
-    if not isinstance(board, int) or isinstance(board, bool) or board < 1:
-        raise ComponentError(f"{where}: board must be a positive integer, got {board!r}")
+    if not isinstance(board, int) or isinstance(board, bool) or not 1 <= board <= MAX_BOARD:
+        raise ComponentError(f"{where}: board must be an integer 1-{MAX_BOARD}, got {board!r}")
     return side_id, board, where
 
 

@@ -27,6 +27,7 @@ from sanssim.games.engine import EngineGame, EngineState
 from sanssim.games.sanssouci.components import (
     COLOURS,
     EXPANSION_TOP_ROW,
+    MAX_TILES_PER_SYMBOL,
     N_COLS,
     N_ROWS,
     SYMBOLS,
@@ -47,7 +48,7 @@ MISSION_POINTS = tuple(range(1, N_ROWS + 1))  # a mission pays its noble's row 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULT_TILE_SET = {2: "II", 3: "II+III", 4: "II+III+IV"}
 # `tiles_per_symbol` bounds: 2 per symbol (18 tiles) still fills the 10-slot display.
-MIN_TILES_PER_SYMBOL, MAX_TILES_PER_SYMBOL = 2, 20
+MIN_TILES_PER_SYMBOL = 2
 
 SIDE, TAKE, PLACE, NOBLE, END = range(5)
 PHASE_NAMES = ("side", "take", "place", "noble", "end")

@@ -25,6 +25,12 @@ AXES = ("q", "r", "s")
 TIE_BREAKS = ("later_in_turn_order", "earlier_in_turn_order")
 NEIGHBOUR_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
+# Bounds on component data (the printed game stays far below them): a larger garden, more
+# players or bigger scores are no game the engine's tables and the log's columns hold.
+MAX_RADIUS = 6  # hexes from the centre to an edge (the printed garden: 3)
+MAX_PLAYER_COUNT = 8
+MAX_SET_POINTS = 99  # points for one row's set (the log keeps a row's points in a byte)
+
 Cell = tuple[int, int]
 
 
@@ -186,8 +192,8 @@ def _board(raw: Any) -> tuple[int, Cell, tuple[Cell, ...]]:
     if not isinstance(raw, dict):
         raise ComponentError("missing [board] table")
     radius = raw.get("radius")
-    if not _is_int(radius) or radius < 1:
-        raise ComponentError(f"board.radius must be a positive integer, got {radius!r}")
+    if not _is_int(radius) or not 1 <= radius <= MAX_RADIUS:
+        raise ComponentError(f"board.radius must be an integer 1-{MAX_RADIUS}, got {radius!r}")
     pond = _cell(raw.get("pond"), "board.pond")
     if max(abs(pond[0]), abs(pond[1]), abs(pond[0] + pond[1])) >= radius:
         raise ComponentError(f"board.pond {list(pond)} must lie inside the board, off its edge")
@@ -257,8 +263,10 @@ def _per_count(
         raise ComponentError(f"missing [{key}] table (one entry per player count)")
     out = {}
     for text, value in raw.items():
-        if not str(text).isdigit() or int(text) < 2:
-            raise ComponentError(f"{key}: player count must be an integer >= 2, got {text!r}")
+        if not str(text).isdigit() or not 2 <= int(text) <= MAX_PLAYER_COUNT:
+            raise ComponentError(
+                f"{key}: player count must be an integer 2-{MAX_PLAYER_COUNT}, got {text!r}"
+            )
         n = int(text)
         if not isinstance(value, list) or (len(value) != n and key != "start_spaces"):
             raise ComponentError(f"{key}.{n} must be a list of {n} entries, got {value!r}")
@@ -345,11 +353,21 @@ def _tiles(
 
 def _set_points(raw: Any, longest_row: int) -> tuple[int, ...]:
     size = longest_row + 1
-    if not isinstance(raw, list) or len(raw) != size or not all(map(_is_int, raw)):
+    if (
+        not isinstance(raw, list)
+        or len(raw) != size
+        or not all(_is_int(p) and 0 <= p <= MAX_SET_POINTS for p in raw)
+    ):
         raise ComponentError(
-            f"set_points must be {size} integers (points for sets of 0..{longest_row}), got {raw!r}"
+            f"set_points must be {size} integers 0-{MAX_SET_POINTS} "
+            f"(points for sets of 0..{longest_row}), got {_short(raw)}"
         )
     return tuple(raw)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _tournament(n: int, value: list[Any], koi: int) -> tuple[int, ...]:

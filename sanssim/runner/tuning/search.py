@@ -235,7 +235,7 @@ def check_out(out: Path, tune: Tune, force: bool, resume: bool) -> None:
     if resume:
         return
     check_out_dir(out, {"settings": tune.settings.to_dict()}, TUNE, force)
-    if (out / TUNE).is_file():
+    if not force and (out / TUNE).is_file():
         raise TuneError(f"{out} holds this tune already: finish it with --resume")
 
 
