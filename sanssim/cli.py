@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from sanssim.runner.batch import Outcome
     from sanssim.runner.config import Arm
     from sanssim.runner.executor import Executor
-    from sanssim.runner.run import Plan
+    from sanssim.runner.run import Plan, Update
     from sanssim.runner.tuning import Search, Tune
 
 EXIT_USAGE = 2
@@ -413,13 +413,22 @@ def _arms_from_options(options: dict[str, object], given: dict[str, object]) -> 
 
 
 @contextmanager
-def _progress(label: str, total: int, done: int) -> Iterator[Callable[[int], None]]:
+def _progress(label: str, total: int, done: int) -> Iterator[Update]:
     from tqdm import tqdm
 
     with tqdm(
         total=total, initial=done, desc=label, unit="game", dynamic_ncols=True, smoothing=0.05
     ) as bar:
-        yield bar.update
+
+        def update(games: int, note: str | None = None, total: int | None = None) -> None:
+            if total is not None:
+                bar.total = total
+            if note is not None:
+                bar.set_postfix_str(note, refresh=False)
+            bar.update(games)
+            bar.refresh()
+
+        yield update
 
 
 def counted(n: int, thing: str) -> str:

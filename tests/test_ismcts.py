@@ -211,3 +211,16 @@ def test_random_rollouts_for_a_game_without_a_rollout_strategy() -> None:
     bare.game_type = NoHeuristic()
     assert isinstance(bare.policy, RandomStrategy)
     assert isinstance(make("ismcts:rollout=random", "seikatsu").policy, RandomStrategy)
+
+
+def test_the_margin_reward_of_a_lowest_wins_game_favours_the_lowest_total() -> None:
+    """No Thanks! (examples/nothanks): the winner, with the fewest points, gets the larger
+    reward, by how far it finishes below the best other total."""
+    player = make(f"{TINY},reward=margin", "nothanks")
+    state = finished("nothanks", 3, 2)
+    totals = state.returns()
+    rewards = player._rewards(state, (0, 1, 2))
+    winner = state.ranks().index(1)
+    assert totals[winner] == min(totals) and rewards[winner] == max(rewards) > 0.5
+    below = sorted(totals)[1] - totals[winner]
+    assert rewards[winner] == pytest.approx(0.5 + below / (2 * max(abs(t) for t in totals)))

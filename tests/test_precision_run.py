@@ -96,3 +96,45 @@ def test_bad_targets_are_one_line_and_write_nothing(tmp_path, args, message) -> 
     assert result.exit_code == 2
     assert message in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_one_progress_bar_for_the_whole_run_says_what_it_waits_for(tmp_path, monkeypatch):
+    """Issue 19: not a bar per look and arm but one over every arm's games up to the cap,
+    whose note names the look it plays toward and the targets still unmet."""
+    from contextlib import contextmanager
+
+    import sanssim.cli
+
+    bars: list[dict] = []
+
+    @contextmanager
+    def recorded(label, total, done):
+        bar = {"label": label, "total": total, "done": done, "notes": []}
+        bars.append(bar)
+
+        def update(games, note=None, total=None):
+            bar["done"] += games
+            bar["total"] = bar["total"] if total is None else total
+            bar["notes"] += [] if note is None else [note]
+
+        yield update
+
+    monkeypatch.setattr(sanssim.cli, "_progress", recorded)
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(
+        'game = "seikatsu"\nplayers = 2\ngames = 3200\nseed = 4\nstrategy = "random"\n'
+        '[[arm]]\nname = "standard"\n[[arm]]\nname = "tournament"\ntournament = true\n'
+    )
+    out = tmp_path / "bar"
+    run("--config", str(experiment), "--precision", "seat0_win=0.03", "--out", str(out))
+    stopped = read_json(out / "standard" / MANIFEST)["precision"]["stopped_at"]
+    assert len(bars) == 1, "one bar for every look and arm"
+    (bar,) = bars
+    assert bar["label"] == "to precision" and bar["done"] == bar["total"] == 2 * stopped
+    notes = bar["notes"]
+    assert notes[0] == (
+        "look 1 of 5 at 200 games per arm; targets standard:seat0_win ±3%, tournament:seat0_win ±3%"
+    )
+    assert notes[1].startswith("look 2 of 5 at 400 games per arm; not yet met: ")
+    assert "(target ±3%)" in notes[1]
+    assert notes[-1] == f"stopped at {stopped:,} games per arm: every target met"

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from sanssim.analysis.fmt import Num, harmonised
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -31,13 +33,34 @@ class Bullets:
 
 @dataclass(frozen=True)
 class Table:
+    """Rows under a header. A column is one measure (the `alike` columns one between them),
+    or where `measure` names the column that says each row's measure, the rows of one
+    measure are: its estimates get one number of decimals (`fmt.harmonised`), the unit
+    telling measures apart too (a share in % beside a count)."""
+
     header: list[str]
     rows: list[list[str]]
+    measure: int | None = None
+    alike: tuple[int, ...] = ()  # columns holding one measure between them (one per seat)
 
     def __post_init__(self) -> None:
         widths = {len(row) for row in self.rows} - {len(self.header)}
         if widths:
             raise ValueError(f"table rows of {widths} cells under {len(self.header)} headers")
+        groups: dict[tuple, list[tuple[int, int]]] = {}
+        for i, row in enumerate(self.rows):
+            kind = () if self.measure is None else (row[self.measure],)
+            for j, cell in enumerate(row):
+                unit = cell.unit if isinstance(cell, Num) else None
+                column = -1 if j in self.alike or kind else j
+                groups.setdefault((column, unit, *kind), []).append((i, j))
+        rows = [list(row) for row in self.rows]
+        for places in groups.values():
+            for (i, j), cell in zip(
+                places, harmonised([rows[i][j] for i, j in places]), strict=True
+            ):
+                rows[i][j] = cell
+        object.__setattr__(self, "rows", rows)
 
 
 @dataclass(frozen=True)

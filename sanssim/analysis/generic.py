@@ -10,6 +10,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt, pairs, quality, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.quality import margin, winning
 from sanssim.analysis.section import FEW_ARMS, Context, Section
 from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
 
@@ -20,27 +21,6 @@ def win_share() -> pl.Expr:
     """1 for a sole winner, 1/k for each of k tied winners: shares sum to one per game."""
     wins = pl.col("winner").cast(pl.Float64)
     return wins / wins.sum().over("run", "game_id")
-
-
-def margin(lowest_wins: bool = False) -> pl.Expr:
-    """Per game (as an aggregation over rows with `side`, see `quality.sided`): how far the
-    winning total is ahead of the best total of the other sides, in points, and 0 when the
-    winning total is shared between sides (fewer points ahead where the lowest total wins).
-    Teammates share a total, so sides rather than seats are counted at the top; the
-    `winner` flags are not used, since a shared win marks every side at the top."""
-    total = pl.col("total")
-    top = winning(lowest_wins)
-    shared = pl.col("side").filter(total == top).n_unique() > 1
-    if lowest_wins:
-        ahead = total.filter(total > top).min() - top
-    else:
-        ahead = top - total.filter(total < top).max()
-    return pl.when(shared).then(0).otherwise(ahead).fill_null(0)
-
-
-def winning(lowest_wins: bool) -> pl.Expr:
-    """Per game: the winning total."""
-    return pl.col("total").min() if lowest_wins else pl.col("total").max()
 
 
 def with_sides(ctx: Context) -> pl.LazyFrame:
@@ -174,6 +154,7 @@ def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]
 def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]:
     """Final scores, winning scores and margins per arm."""
     lowest = ctx.data.game_type.lowest_wins
+    top = "lowest" if lowest else "top"  # the winning total
     games = (
         with_sides(ctx)
         .group_by("arm", "run", "game_id")
@@ -201,12 +182,12 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
         findings.append(
             f"Scores, {r['arm']} ({r['winning_n']} games): winners score {fmt.ci(r, 'winning')} "
             f"and win by {fmt.ci(r, 'margin')} points; {fmt.pct(r, 'tie')} of games end with "
-            "the top total tied."
+            f"the {top} total tied."
         )
     by_arm = table.to_dicts()
     summary.append(
         f"Scores ({len(by_arm)} arms, {fmt.counts(by_arm, 'winning_n')}): winners win by "
-        f"{fmt.span(by_arm, 'margin_mean', lambda r: fmt.ci(r, 'margin'))} points; the top "
+        f"{fmt.span(by_arm, 'margin_mean', lambda r: fmt.ci(r, 'margin'))} points; the {top} "
         f"total is tied in {fmt.span(by_arm, 'tie_p', lambda r: fmt.pct(r, 'tie'))} of games."
     )
     arms = ctx.data.arm_labels
@@ -219,8 +200,8 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
         Heading(3, "Scores and margins"),
         Para(
             "Mean final score per player (n = player-games), the winner's score and the "
-            "margin over the best other side per game (n = games), and how often the top "
-            "total is tied before any tie-break."
+            "margin over the best other side per game (n = games), and how often the "
+            f"{top} total is tied before any tie-break."
             + (
                 " The lowest total wins: the margin is how far below the best other side "
                 "the winner finishes."
@@ -229,13 +210,15 @@ def _scores(ctx: Context, findings: list[str], summary: list[str]) -> list[Block
             )
         ),
         Table(
-            ["arm", "players", "mean score", "games", "winning score", "margin", "top tied"],
+            ["arm", "players", "mean score", "games", "winning score", "margin", f"{top} tied"],
             rows,
         ),
         Figure(
             fig.name,
             "Mean winning margin per arm with its 95% interval: the average of how far the "
-            "winner finishes ahead, not the spread of margins; the dashed line is zero.",
+            "winner finishes ahead"
+            + (" (below the best other side: the lowest total wins)" if lowest else "")
+            + ", not the spread of margins; the dashed line is zero.",
         ),
     ]
 
@@ -254,8 +237,8 @@ def _length(ctx: Context) -> list[Block]:
         [
             r["arm"],
             f"{r['turns_n']} of {games[r['arm']]}",
-            _length_cell(r, "turns"),
-            _length_cell(r, "rounds"),
+            fmt.ci(r, "turns"),
+            fmt.ci(r, "rounds"),
         ]
         for r in table.iter_rows(named=True)
     ]
@@ -270,13 +253,6 @@ def _length(ctx: Context) -> list[Block]:
         ),
         Table(["arm", "games with a turn log", "turns", "rounds"], rows),
     ]
-
-
-def _length_cell(row: dict, name: str) -> str:
-    """A length every game shares is said so, not shown as a zero-width interval."""
-    if row[f"{name}_sd"] == 0:
-        return f"{row[f'{name}_mean']:g} in every game"
-    return fmt.ci(row, name)
 
 
 def _sources(ctx: Context) -> list[Block]:
@@ -314,7 +290,7 @@ def _source_cell(row: dict, source: str) -> str:
     """A source's mean, with its own n when it rests on fewer rows than the arm has."""
     text = fmt.ci(row, source)
     n = row[f"{source}_n"]
-    return text if n == row["players_n"] else f"{text}, n = {n:,}"
+    return text if n == row["players_n"] else fmt.followed(text, f", n = {n:,}")
 
 
 SECTIONS = (build, pairs.build, quality_section.build)

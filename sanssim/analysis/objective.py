@@ -62,6 +62,7 @@ class Objective:
     group: str = ""
     group_doc: str = ""  # what the grouped measure is, as the game declares it
     results_columns: tuple[str, ...] = ()  # the game's numeric results columns
+    lowest_wins: bool = False  # the game's score direction (a margin is then how far below)
 
     @property
     def sign(self) -> int:
@@ -125,7 +126,7 @@ class Objective:
 
     def _metric(self, part: Part) -> pl.DataFrame:
         if self.metric in METRICS:
-            return outcomes(part.results, [self.metric])
+            return outcomes(part.results, [self.metric], self.lowest_wins)
         if self.metric in self.results_columns:
             value = pl.col(self.metric).cast(pl.Float64).mean()
             return part.results.group_by("game_id").agg(value).collect()
@@ -219,7 +220,13 @@ def parse(text: str | None, against: str | None, game_type: GameType, n_players:
                 f"(seats 0 to {n_players - 1})"
             )
         return Objective(
-            text, "target", n_players, metric=metric, value=value, results_columns=columns
+            text,
+            "target",
+            n_players,
+            metric=metric,
+            value=value,
+            results_columns=columns,
+            lowest_wins=game_type.lowest_wins,
         )
     kind, _, group = text.partition(":")
     if kind in GROUPED and group:

@@ -38,6 +38,7 @@ COLUMNS = [
     "welch_hi",
     "width_ratio",
     "p",
+    "effect",
 ]
 
 
@@ -45,8 +46,9 @@ COLUMNS = [
 class Comparison:
     """`table`: one row per (metric, n_players) with the difference a - b, its interval
     `lo`, `hi` (paired when `paired`, else Welch), both intervals, `width_ratio` = paired
-    width / Welch width, and the two-sided p-value of the interval's test. `reason` says why
-    the arms were or were not paired."""
+    width / Welch width, the two-sided p-value of the interval's test, and `effect`, the
+    difference in standard deviations of the per-game values (null when neither arm's values
+    vary). `reason` says why the arms were or were not paired."""
 
     paired: bool
     reason: str
@@ -116,6 +118,21 @@ def _pairable(ga: pl.DataFrame, gb: pl.DataFrame) -> tuple[bool, str]:
     )
 
 
+def _effect() -> pl.Expr:
+    """The difference over the root mean square of the two arms' standard deviations: a
+    size that reads alike for a score, a win share and a count (Cohen's d)."""
+    spread = ((pl.col("a_sd").pow(2) + pl.col("b_sd").pow(2)) / 2).sqrt()
+    return (pl.col("diff") / pl.when(spread > 0).then(spread)).alias("effect")
+
+
+def effect_size(row: dict) -> float:
+    """A `compare` row's size when its interval excludes zero (an established effect),
+    else 0."""
+    if row["lo"] is None or row["effect"] is None or row["lo"] <= 0 <= row["hi"]:
+        return 0.0
+    return abs(row["effect"])
+
+
 def _sides(metric: str) -> list[pl.Expr]:
     """The columns both comparisons start with: the metric, and each arm's n and mean."""
     return [
@@ -154,7 +171,10 @@ def _paired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFram
                     "t"
                 ),
                 (pl.col("d_n") - 1).cast(pl.Float64).alias("df"),
+                pl.col("a_sd"),
+                pl.col("b_sd"),
             )
+            .with_columns(_effect())
         )
         parts.append(part)
     return pl.concat(parts)
@@ -180,7 +200,10 @@ def _unpaired(ga: pl.DataFrame, gb: pl.DataFrame, names: list[str]) -> pl.DataFr
                 pl.lit(None, pl.Float64).alias("width_ratio"),
                 (pl.col("w_d") / pl.col("w_se")).alias("t"),
                 pl.col("w_df").alias("df"),
+                pl.col("a_sd"),
+                pl.col("b_sd"),
             )
+            .with_columns(_effect())
         )
         parts.append(part)
     return pl.concat(parts)

@@ -174,7 +174,7 @@ def _row(label: str, r: dict) -> list[str]:
         f"{r['n_a']}",
         f"{scale * r['mean_b']:.1f}{unit}",
         f"{scale * r['mean_a']:.1f}{unit}",
-        "the same in every game" if unchanged else f"{text}{diff_unit} {verdict}",
+        "the same in every game" if unchanged else text.then(f"{diff_unit} {verdict}"),
         "–" if unchanged else _ratio(r["width_ratio"]),
         "–" if r["p"] is None or math.isnan(r["p"]) else fmt.pval(r["p"]),
         "–" if holm is None or math.isnan(holm) else fmt.pval(holm),
@@ -232,6 +232,7 @@ def build(ctx: Context) -> Section:
                 "Holm p",
             ],
             rows,
+            measure=1,
         ),
     ]
     blocks += _figure(ctx, labelled)

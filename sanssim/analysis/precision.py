@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
+from sanssim.analysis.quality import margin
 from sanssim.analysis.stats import t_quantile, z_quantile
 
 Kind = Literal["mean", "rate"]
@@ -35,12 +36,18 @@ ARM = "arm"
 
 @dataclass(frozen=True)
 class Metric:
-    """A per-game outcome: `value` aggregates one game's results rows; rates get a Wilson
-    interval, means a t interval."""
+    """A per-game outcome: `value` aggregates one game's results rows (with their `side`,
+    see `quality.sided`); rates get a Wilson interval, means a t interval. `lowest` is its
+    form in a game where the lowest total wins, when that differs."""
 
     kind: Kind
     doc: str
     value: pl.Expr
+    lowest: pl.Expr | None = None
+
+    def expr(self, lowest_wins: bool) -> pl.Expr:
+        """The aggregation for a game's score direction."""
+        return self.lowest if lowest_wins and self.lowest is not None else self.value
 
 
 def _win_share() -> pl.Expr:
@@ -65,8 +72,10 @@ def _registry() -> dict[str, Metric]:
     )
     metrics["margin"] = Metric(
         "mean",
-        "winner's total minus the best other seat's total (points; 0 for a shared win)",
-        total.sort(descending=True).first() - total.sort(descending=True).get(1),
+        "how far the winning total is ahead of the best other side's (points; 0 when the "
+        "winning total is shared; where the lowest total wins, how far below it)",
+        margin(lowest_wins=False),
+        margin(lowest_wins=True),
     )
     metrics["first_seat_gap"] = Metric(
         "mean",
@@ -87,12 +96,17 @@ def seat_of(metric: str) -> int | None:
     return int(number) if head != number and number.isdigit() and rest == "win" else None
 
 
-def outcomes(results: pl.LazyFrame | pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
-    """Per-game outcomes of one arm in game-index order: game_id and one column per metric."""
+def outcomes(
+    results: pl.LazyFrame | pl.DataFrame, names: Sequence[str], lowest_wins: bool = False
+) -> pl.DataFrame:
+    """Per-game outcomes of one arm in game-index order: game_id and one column per metric.
+    Rows without a `side` (see `quality.sided`) are each their seat's side."""
+    frame = results.lazy()
+    if "side" not in frame.collect_schema().names():
+        frame = frame.with_columns(side=pl.col("seat").cast(pl.Int64))
     return (
-        results.lazy()
-        .group_by("game_id")
-        .agg(METRICS[name].value.alias(name) for name in names)
+        frame.group_by("game_id")
+        .agg(METRICS[name].expr(lowest_wins).alias(name) for name in names)
         .sort("game_id")
         .collect()
     )

@@ -70,6 +70,27 @@ def sided(frame: pl.LazyFrame, teams: Mapping[int, Sequence[int]] | None) -> pl.
     )
 
 
+def margin(lowest_wins: bool = False) -> pl.Expr:
+    """Per game (as an aggregation over rows with `side`, see `quality.sided`): how far the
+    winning total is ahead of the best total of the other sides, in points, and 0 when the
+    winning total is shared between sides (fewer points ahead where the lowest total wins).
+    Teammates share a total, so sides rather than seats are counted at the top; the
+    `winner` flags are not used, since a shared win marks every side at the top."""
+    total = pl.col("total")
+    top = winning(lowest_wins)
+    shared = pl.col("side").filter(total == top).n_unique() > 1
+    if lowest_wins:
+        ahead = total.filter(total > top).min() - top
+    else:
+        ahead = top - total.filter(total < top).max()
+    return pl.when(shared).then(0).otherwise(ahead).fill_null(0)
+
+
+def winning(lowest_wins: bool) -> pl.Expr:
+    """Per game: the winning total."""
+    return pl.col("total").min() if lowest_wins else pl.col("total").max()
+
+
 def _with_others(frame: pl.LazyFrame, value: str, group: list[str]) -> pl.LazyFrame:
     """Add `best_other` and `worst_other`: the best and worst `value` among the other rows of
     each row's group. Plain aggregations joined back: filters or windows inside the groups

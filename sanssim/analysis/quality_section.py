@@ -102,6 +102,13 @@ def build(ctx: Context) -> Section:
             "first turn; 0: not the sole leader on running score after the last turn). "
             "Comeback: the winner was alone in last place after some turn of round 2 or later "
             "(Wilson interval). Shared wins average the winner-based measures over the winners."
+            + (
+                " The lowest total wins: leading is having fewer points, so every gap is "
+                "counted that way round (the winner's deficit is how far above the best other "
+                "side it was, the final margin how far below it finished)."
+                if data.game_type.lowest_wins
+                else ""
+            )
         ),
     ]
     if team_arms:

@@ -26,7 +26,15 @@ from sanssim.analysis.document import (
     to_markdown,
 )
 from sanssim.analysis.errors import ReportError
-from sanssim.analysis.section import MAX_FINDINGS, MIN_FINDINGS, Context, Skipped, key_findings
+from sanssim.analysis.section import (
+    MAX_ANSWERS,
+    MAX_FINDINGS,
+    MIN_FINDINGS,
+    Context,
+    Skipped,
+    key_findings,
+    ranked,
+)
 from sanssim.games import GameType
 from sanssim.runformat import TEMP_MARK
 
@@ -98,14 +106,21 @@ def _compose(data: Dataset, out: Path, command: list[str]) -> ReportSummary:
     sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
     answer = [*answers(ctx), *(a for section in sections for a in section.answer)]
-    room = max(MAX_FINDINGS - len(answer), MIN_FINDINGS)
+    limit = MAX_ANSWERS if len(answer) <= MAX_ANSWERS else MAX_ANSWERS - 1  # room for the count
+    shown, left = ranked(answer, limit)
+    lines, smaller = [a.text for a in shown], [a.text for a in left]
+    if smaller:
+        lines.append(f"{len(smaller)} more answers, with smaller effects, follow the figures.")
+    room = max(MAX_FINDINGS - len(lines), MIN_FINDINGS)
     keyed = _capped([key_findings(section) for section in sections], room)  # (key, rest)
-    findings = [*answer, *(f for key, _ in keyed for f in key)]
+    findings = [*lines, *(f for key, _ in keyed for f in key)]
     games = int(data.arms["games"].sum())
     arms = data.arm_labels
     blocks: list[Block] = [
         Para(
-            f"{games:,} simulated games of {data.game_type.title} in {len(arms)} "
+            f"{games:,} simulated games of {data.game_type.title}"
+            + (" (the lowest total wins)" if data.game_type.lowest_wins else "")
+            + f" in {len(arms)} "
             f"arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. {_players(data)} "
             "Every estimate has its "
             "sample size and a 95% confidence interval in brackets; a difference is called "
@@ -122,6 +137,8 @@ def _compose(data: Dataset, out: Path, command: list[str]) -> ReportSummary:
         if f in shown
     ][:3]
     blocks += headline
+    if smaller:
+        blocks += [Heading(3, "More answers, smaller effects"), Bullets(smaller)]
     for section, (_, rest) in zip(sections, keyed, strict=True):
         blocks += [b for b in section.blocks if b not in headline]
         if rest:
@@ -231,13 +248,21 @@ def _capped(
     keyed: list[tuple[list[str], list[str]]], room: int
 ) -> list[tuple[list[str], list[str]]]:
     """At most `room` key findings in all, in section order; a section's lines past the cap
-    close its body instead."""
+    close its body instead, once each (a digest line its per-arm findings already hold, or
+    the count of findings closing the section, is not repeated there)."""
     capped = []
     for key, rest in keyed:
         shown = key[:room]
         room -= len(shown)
-        capped.append((shown, [*key[len(shown) :], *rest]))
+        cut = [line for line in key[len(shown) :] if line not in rest]
+        capped.append((shown, [*(cut if not rest else _digest(cut)), *rest]))
     return capped
+
+
+def _digest(lines: list[str]) -> list[str]:
+    """Cut key lines of a section whose findings close its body anyway: its summary lines
+    across arms, not the count of findings that close it."""
+    return [line for line in lines if not line.endswith("”.") or " close the section “" not in line]
 
 
 def _provenance(data: Dataset, command: list[str], skipped: list[Skipped]) -> list[Block]:

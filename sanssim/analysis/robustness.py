@@ -20,7 +20,7 @@ from sanssim.analysis.document import Block, Heading, Para, Table
 from sanssim.analysis.generic import win_share
 from sanssim.analysis.interaction import Term
 from sanssim.analysis.pairs import LENGTH, facet_text, find_pairs, pair_games
-from sanssim.analysis.section import Context, Section
+from sanssim.analysis.section import Answer, Context, Section
 from sanssim.analysis.stats import rate_table
 
 TITLE = "Robustness: the conclusions under each strategy line-up"
@@ -48,7 +48,7 @@ class Estimate:
     def text(self) -> str:
         s = self.scale
         shown = fmt.interval(s * self.value, s * self.lo, s * self.hi, signed=True)
-        return f"{shown}{self.unit} {self.verdict}, n = {self.n}"
+        return shown.then(f"{self.unit} {self.verdict}, n = {self.n}")
 
 
 def _context(data: Dataset, arm: dict, skip: str | None = None) -> str:
@@ -153,7 +153,11 @@ def build(ctx: Context) -> Section:
             "deals. An interval that excludes zero says the size of the conclusion depends "
             "on the players, even when both verdicts agree."
         ),
-        Table(["conclusion", *lineups, *(f"{x} − {ref}" for x in others), "verdict"], rows),
+        Table(
+            ["conclusion", *lineups, *(f"{x} − {ref}" for x in others), "verdict"],
+            rows,
+            measure=0,
+        ),
     ]
     held = len(compared) - len(flipped)
     finding = (
@@ -163,4 +167,4 @@ def build(ctx: Context) -> Section:
         + f"; the size differs from {ref}'s (interaction interval excludes zero) in "
         f"{len(differ)} of {len(compared)}."
     )
-    return Section(blocks, [], [], answer=[finding])
+    return Section(blocks, [], [], answer=[Answer(finding)])

@@ -55,11 +55,35 @@ def skipped_without_turns(ctx: Context, what: str) -> list[Skipped]:
 FEW_ARMS = 2
 # A section's key findings: at most this many lines; the rest close the section.
 MAX_KEY_FINDINGS = 4
+CLOSING = "more findings close the section"  # the count line of a section's cut findings
 # Key findings in all, the answer lines first (issue 19: a designer counted 14 for one
 # two-arm question); the sections' findings keep at least MIN_FINDINGS, in section order,
-# and the rest close their sections.
+# and the rest close their sections. At most MAX_ANSWERS answer lines, the largest.
 MAX_FINDINGS = 8
 MIN_FINDINGS = 3
+MAX_ANSWERS = MAX_FINDINGS - MIN_FINDINGS
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A line that answers the question the arms ask, and its `size`: the largest effect it
+    reports whose interval excludes zero, in standard deviations of the per-game values (see
+    `paired.effect_size`), 0 when it establishes none; None for a verdict that is no one
+    effect (whether conclusions held across line-ups). The key findings open with the
+    largest."""
+
+    text: str
+    size: float | None = None
+
+
+def ranked(answers: list[Answer], limit: int) -> tuple[list[Answer], list[Answer]]:
+    """The answers for the key findings, at most `limit`, and the smaller ones left over:
+    largest established effect first (ties in the order given), the verdicts after them
+    and never left over (a line-up's robustness is the question its report asks)."""
+    verdicts = [a for a in answers if a.size is None]
+    effects = sorted((a for a in answers if a.size is not None), key=lambda a: -(a.size or 0.0))
+    room = max(limit - len(verdicts), 0)
+    return effects[:room] + verdicts, effects[room:]
 
 
 @dataclass
@@ -69,13 +93,13 @@ class Section:
     `summary`, when set, stands for `findings` among the key findings: a few lines across
     arms instead of one per arm (the per-arm findings then close the section's body).
     `answer`: lines that answer the question the arms ask (the mission ranking under other
-    component data, the fairest compensation), put before every other finding."""
+    component data, what fewer tiles do), put before every other finding, largest first."""
 
     blocks: list[Block]
     skipped: list[Skipped] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     summary: list[str] | None = None
-    answer: list[str] = field(default_factory=list)  # first among the key findings
+    answer: list[Answer] = field(default_factory=list)  # first among the key findings
 
 
 def key_findings(section: Section) -> tuple[list[str], list[str]]:
@@ -88,4 +112,4 @@ def key_findings(section: Section) -> tuple[list[str], list[str]]:
     shown = section.findings[: MAX_KEY_FINDINGS - 1]
     more = len(section.findings) - len(shown)
     title = next((b.text for b in section.blocks if isinstance(b, Heading)), "its section")
-    return [*shown, f"{more} more findings close the section “{title}”."], section.findings
+    return [*shown, f"{more} {CLOSING} “{title}”."], section.findings

@@ -29,6 +29,8 @@ from sanssim.analysis.precision import (
     seat_of,
     should_stop,
 )
+from sanssim.analysis.quality import manifest_teams, sided
+from sanssim.games import get_game
 from sanssim.rundir import scan
 from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.runner.batch import read_json
@@ -132,12 +134,18 @@ def _arm_pair(text: str, pair: str, names: Sequence[str]) -> tuple[str, str]:
     )
 
 
+def _unit(target: Target | PairedTarget) -> tuple[float, str]:
+    """A win share reads in percent (a paired difference of shares in percentage points), a
+    mean in its own unit."""
+    if METRICS[target.metric].kind != "rate":
+        return 1.0, ""
+    return 100.0, " pp" if isinstance(target, PairedTarget) else "%"
+
+
 def achieved_text(target: Target | PairedTarget, achieved: Mapping[str, Any]) -> str:
-    """One target's achieved interval as a reader takes it: a win share in percent (a
-    paired difference of shares in percentage points), a mean in its own unit."""
+    """One target's achieved interval as a reader takes it."""
     paired = isinstance(target, PairedTarget)
-    rate = METRICS[target.metric].kind == "rate"
-    scale, unit = (100.0, " pp" if paired else "%") if rate else (1.0, "")
+    scale, unit = _unit(target)
     est, lo, hi, half = (scale * achieved[k] for k in ("estimate", "lo", "hi", "half_width"))
     shown = fmt.interval(est, lo, hi, signed=paired, unit=unit)
     verdict = "met" if achieved["met"] else "NOT met"
@@ -145,6 +153,36 @@ def achieved_text(target: Target | PairedTarget, achieved: Mapping[str, Any]) ->
         f"{target.label}: {shown}, n = {achieved['n']:,}, half-width {half:.3g}{unit} "
         f"(target {scale * achieved['target']:g}{unit}: {verdict})"
     )
+
+
+def waiting(
+    precision: Precision, look: int, report: Mapping[str, Mapping[str, Any]] | None = None
+) -> str:
+    """What a run to a precision waits for while it plays toward `look`: the look, and the
+    targets the last look left unmet with their half-widths (or every target before the
+    first look)."""
+    looks = precision.rule.looks()
+    text = f"look {looks.index(look) + 1} of {len(looks)} at {look:,} games per arm"
+    if report is None:
+        wanted = [f"{t.label} ±{_target_text(t, t.half_width)}" for t in precision.targets]
+        return f"{text}; targets {_listed(wanted)}"
+    unmet = [
+        f"{t.label} ±{_target_text(t, report[t.label]['half_width'])} "
+        f"(target ±{_target_text(t, t.half_width)})"
+        for t in precision.targets
+        if not report[t.label]["met"]
+    ]
+    return f"{text}; not yet met: {_listed(unmet)}"
+
+
+def _target_text(target: Target | PairedTarget, half_width: float) -> str:
+    scale, unit = _unit(target)
+    return f"{scale * half_width:.3g}{unit}"
+
+
+def _listed(items: list[str], shown: int = 2) -> str:
+    more = len(items) - shown
+    return ", ".join(items[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def chunk_size(wanted: int, precision: Precision) -> int:
@@ -161,13 +199,17 @@ def evaluate(
 ) -> tuple[bool, dict[str, dict[str, Any]]]:
     """Should the run stop at `look`? Reads only games below the look of each arm."""
     frames = {
-        arm: outcomes(
-            scan(path, read_json(path / MANIFEST), RESULTS, deep=False).filter(
-                pl.col("game_id") < look
-            ),
-            precision.metrics,
-        )
+        arm: _outcomes(path, precision.metrics, look)
         for arm, path in dirs.items()
         if precision.arms(arm)
     }
     return should_stop(frames, precision.targets, precision.rule, played=look)
+
+
+def _outcomes(path: Path, metrics: list[str], look: int) -> pl.DataFrame:
+    """One arm's per-game outcomes below `look`, with its teams as sides and its game's
+    score direction (the margin of a game the lowest total wins is how far below)."""
+    manifest = read_json(path / MANIFEST)
+    results = scan(path, manifest, RESULTS, deep=False).filter(pl.col("game_id") < look)
+    sides = sided(results, manifest_teams(manifest))
+    return outcomes(sides, metrics, get_game(manifest["game"]).lowest_wins)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import polars as pl
 
@@ -39,6 +39,7 @@ from sanssim.runner.precision import Precision
 from sanssim.strategies import short_spec
 
 RUNS_DIR = Path("runs")
+PRECISION = "to precision"  # the label of a run to a precision's one progress bar
 LATEST = "latest"
 
 
@@ -246,15 +247,26 @@ def config_from(run_dir: Path) -> RunConfig:
         raise RunError(f"manifest lacks {exc}") from None
 
 
+class Update(Protocol):
+    """A progress bar's update: `games` more played; `note` says what the run waits for,
+    `total` corrects the games the bar counts to (a run to a precision stopping early)."""
+
+    def __call__(self, games: int, note: str | None = None, total: int | None = None) -> None:
+        """Advance the bar."""
+
+
+Progress = Callable[[str, int, int], AbstractContextManager[Update]]
+
+
 def execute(
     run_plan: Plan,
     executor: Executor,
     command: list[str],
     chunk_size: int | None = None,
-    progress: Callable[[str, int, int], AbstractContextManager[Callable[[int], None]]]
-    | None = None,
+    progress: Progress | None = None,
 ) -> list[Outcome]:
-    """Run every arm in turn. `progress(label, total, done)` gives a per-arm update callback."""
+    """Run every arm in turn. `progress(label, total, done)` gives a bar's update callback:
+    one bar per arm, or one for a whole run to a precision."""
     if run_plan.experiment and run_plan.indexed:
         write_index(run_plan.out, index_entries(run_plan.arms), command)
     jobs = []
@@ -272,28 +284,55 @@ def execute(
                 header["precision"] = {"targets": list(targets.texts)}
             init_run(run_dir, job, header, size)
         jobs.append(job)
-    looks = [None] if targets is None else targets.rule.looks()
+    if targets is not None:
+        return _to_precision(run_plan, jobs, executor, targets, progress)
+    outcomes = []
+    for arm, run_dir, job in zip(run_plan.arms, run_plan.dirs, jobs, strict=True):
+        done = games_done(read_json(run_dir / MANIFEST))
+        if progress is None or done >= job.games:  # no bar for an arm already complete
+            outcomes.append(run_batch(run_dir, job, executor))
+            continue
+        with progress(arm.name or run_dir.name, job.games, done) as update:
+            outcomes.append(run_batch(run_dir, job, executor, update))
+    return outcomes
+
+
+def _to_precision(
+    run_plan: Plan,
+    jobs: list[GameJob],
+    executor: Executor,
+    targets: Precision,
+    progress: Progress | None,
+) -> list[Outcome]:
+    """Play every arm look by look until the targets are met or the cap is reached, under
+    one progress bar over every arm's games up to the cap, saying what it waits for."""
+    named = {
+        arm.name or precision.SINGLE_ARM: d
+        for arm, d in zip(run_plan.arms, run_plan.dirs, strict=True)
+    }
+    total = sum(job.games for job in jobs)
+    done = sum(games_done(read_json(d / MANIFEST)) for d in run_plan.dirs)
     played: dict[Path, list[Outcome]] = {d: [] for d in run_plan.dirs}
-    for look in looks:
-        for arm, run_dir, job in zip(run_plan.arms, run_plan.dirs, jobs, strict=True):
-            done = games_done(read_json(run_dir / MANIFEST))
-            total = job.games if look is None else min(look, job.games)
-            if progress is None or done >= total:  # no bar for an arm already complete
-                played[run_dir].append(run_batch(run_dir, job, executor, until=look))
-                continue
-            with progress(arm.name or run_dir.name, total, done) as update:
+    report = None
+    bar = nullcontext(_no_update) if progress is None else progress(PRECISION, total, done)
+    with bar as update:
+        for look in targets.rule.looks():
+            update(0, note=precision.waiting(targets, look, report))
+            for run_dir, job in zip(run_plan.dirs, jobs, strict=True):
                 played[run_dir].append(run_batch(run_dir, job, executor, update, look))
-        if targets is not None and look is not None:
-            named = {
-                arm.name or precision.SINGLE_ARM: d
-                for arm, d in zip(run_plan.arms, run_plan.dirs, strict=True)
-            }
             stop, report = precision.evaluate(named, targets, look)
             if stop:
                 for run_dir in run_plan.dirs:
                     _stopped_at(run_dir, look, report)
+                why = "every target met" if all(r["met"] for r in report.values()) else "the cap"
+                reached = sum(min(look, job.games) for job in jobs)
+                update(0, note=f"stopped at {look:,} games per arm: {why}", total=reached)
                 break
     return [_merged(outcomes) for outcomes in played.values()]
+
+
+def _no_update(games: int, note: str | None = None, total: int | None = None) -> None:
+    """No bar to advance."""
 
 
 def decision_timeout(config: RunConfig, executor: Executor) -> float:

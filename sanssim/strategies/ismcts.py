@@ -30,18 +30,19 @@ Choices, measured on small samples on a loaded machine (`scripts/ladder.py`,
 - `width=4`, a deviation from plain SO-ISMCTS: plain UCB over 20-40 options
   spreads 100 iterations a few visits per option and lost to `heuristic`
   (Seikatsu: 0 of 20 games); with the 4 best options it won 50% [30, 70] of 20.
-- `reward=win` (default): the share of the other sides a seat ranks above at
-  the end, a tie counting half (the game's `ranks()`, tie-breaks included), so
-  1 or 0 for a 2-player win or loss. `reward=margin`: the final margin (own
-  total minus the best other side's) over twice the largest absolute total,
-  shifted to [0, 1]. Its spread follows the game's score scale (a few hundredths
-  in Seikatsu), so `c` would need setting per game; at `iterations=50` in
-  Seikatsu (100 games, the same seeds) the win reward won 54.0% [44.3, 63.4]
-  against `heuristic`, the margin 50.0% [40.4, 59.6] with `c=0.1` and 45.0%
-  [35.6, 54.8] with `c=0.7`; in Sanssouci at the default budget against
-  `lookahead` (20 games) the win reward won 35.0% [18.1, 56.7], the margin with
-  `c=0.1` 50.0% [29.9, 70.1]. No difference is established: the win reward is
-  kept as it needs no per-game scale.
+- `reward=win` (default): the share of the other sides a seat ranks above at the
+  end, a tie counting half (the game's `ranks()`, tie-breaks included), so 1 or
+  0 for a 2-player win or loss. `reward=margin`: the final margin (own total
+  minus the best other side's, the best other's minus own where the lowest total
+  wins) over twice the largest absolute total, shifted to [0, 1]. Its spread
+  follows the game's score scale (a few hundredths in Seikatsu), so `c` would
+  need setting per game; at `iterations=50` in Seikatsu (100 games, the same
+  seeds) the win reward won 54.0% [44.3, 63.4] against `heuristic`, the margin
+  50.0% [40.4, 59.6] with `c=0.1` and 45.0% [35.6, 54.8] with `c=0.7`; in
+  Sanssouci at the default budget against `lookahead` (20 games) the win reward
+  won 35.0% [18.1, 56.7], the margin with `c=0.1` 50.0% [29.9, 70.1]. No
+  difference is established: the win reward is kept as it needs no per-game
+  scale.
 - `iterations=100`, `c=0.7` (about 1/sqrt 2, for rewards in [0, 1]): not tuned.
 
 The choice is the most visited option: `explain` scores each option by its
@@ -214,6 +215,8 @@ class IsmctsStrategy(PlayOut):
             first.setdefault(side, seat)
         if self.reward == "margin":
             totals = world.returns()
+            if self.game_type.lowest_wins:  # type: ignore[union-attr]
+                totals = [-t for t in totals]  # ahead is below: the margin turned round
             scale = 2.0 * max(1.0, *(abs(t) for t in totals))
             out = []
             for seat, side in enumerate(sides):

@@ -16,7 +16,7 @@ from sanssim.analysis import fmt, paired, quality
 from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Para, Table
 from sanssim.analysis.errors import ReportError
-from sanssim.analysis.generic import margin
+from sanssim.analysis.quality import margin
 from sanssim.games import get_game
 from sanssim.rundir import check_manifest, scan
 from sanssim.runformat import MANIFEST, RESULTS
@@ -47,7 +47,7 @@ def _interval(kind: str, est: dict[str, Any], signed: bool = False) -> str:
     text = fmt.interval(
         scale * est["estimate"], scale * est["lo"], scale * est["hi"], signed=signed, unit=unit
     )
-    return f"{text}, n = {est['n']:,}"
+    return fmt.followed(text, f", n = {est['n']:,}")
 
 
 def values_text(candidate: dict[str, Any]) -> str:
@@ -127,8 +127,11 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     best = data["candidates"][data["final"]["best"]]["label"]
     frames = [_with_sides(folder / f"{label}-final{suffix}") for label in (best, "c000")]
     names = frames[0].collect_schema().names()
+    lowest = get_game(data["game"]).lowest_wins
     comparison = paired.compare(
-        *frames, length="rounds" if "rounds" in names else None, extra={"margin": margin()}
+        *frames,
+        length="rounds" if "rounds" in names else None,
+        extra={"margin": margin(lowest)},
     )
     rows = [
         [
@@ -143,11 +146,13 @@ def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
     return [
         Para(
             f"Other metrics, {best} minus the default on the same fresh deals "
-            f"({comparison.reason}): mean_total is the mean final score, margin the winner's "
-            "total minus the best other total, seatK_win seat K's win share, length the rounds "
-            "played (where the game logs them)."
+            f"({comparison.reason}): mean_total is the mean final score, margin how far the "
+            "winning total is ahead of the best other side's"
+            + (" (the lowest total wins: how far below it)" if lowest else "")
+            + ", seatK_win seat K's win share, length the rounds played (where the game logs "
+            "them)."
         ),
-        Table(["metric", best, "default", "difference (95% CI)", "games"], rows),
+        Table(["metric", best, "default", "difference (95% CI)", "games"], rows, measure=0),
         *_group_forms(folder, data),
     ]
 

@@ -150,7 +150,7 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
             "games with a turn log (fewer than the arm's games when runs with and without one "
             "are pooled)."
         ),
-        Table(["measure", *arms], rows),
+        Table(["measure", *arms], rows, measure=0),
     ]
     blocks += _against_base(ctx, player, turn, findings)
     fig = ctx.figure("points_by_source")
@@ -177,7 +177,7 @@ def _variants(ctx: Context, findings: list[str]) -> tuple[list[Block], list[Skip
 
 def _n(text: str, row: dict, name: str) -> str:
     """A table cell with the sample size it rests on."""
-    return f"{text}, n = {row[f'{name}_n']:,}"
+    return fmt.followed(text, f", n = {row[f'{name}_n']:,}")
 
 
 def _reshuffles(player: dict, turn: dict | None) -> str:
@@ -187,7 +187,7 @@ def _reshuffles(player: dict, turn: dict | None) -> str:
         return _n(fmt.ci(player, "all_reshuffles", 2), player, "all_reshuffles")
     if turn is not None:
         text = _n(fmt.ci(turn, "reshuffles", 2), turn, "reshuffles")
-        return f"{text} (after refills; setup not logged)"
+        return fmt.followed(text, " (after refills; setup not logged)")
     return "not logged"
 
 
@@ -252,7 +252,7 @@ def _n2(text: str, a: dict, b: dict, name: str) -> str:
     """A difference cell with the sample sizes of both arms."""
     if a.get(f"{name}_n") is None or b.get(f"{name}_n") is None:
         return text
-    return f"{text}, n = {a[f'{name}_n']:,} vs {b[f'{name}_n']:,}"
+    return fmt.followed(text, f", n = {a[f'{name}_n']:,} vs {b[f'{name}_n']:,}")
 
 
 def _sides(ctx: Context, column: str, title: str) -> list[Block]:

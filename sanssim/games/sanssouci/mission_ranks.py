@@ -10,7 +10,7 @@ import polars as pl
 
 from sanssim.analysis import fmt
 from sanssim.analysis.document import Block, Heading, Para, Table
-from sanssim.analysis.section import Context
+from sanssim.analysis.section import Answer, Context
 from sanssim.analysis.stats import describe, mean_ci, mean_table, welch_diff
 
 DEFAULT_COMPONENTS = "default components"  # the dataset's label of the packaged data
@@ -32,7 +32,7 @@ def component_twins(ctx: Context) -> list[tuple[str, str]]:
     return sorted(pairs, key=lambda pair: order.index(pair[0]))
 
 
-def rank_stability(ctx: Context, held: pl.LazyFrame, answer: list[str]) -> list[Block]:
+def rank_stability(ctx: Context, held: pl.LazyFrame, answer: list[Answer]) -> list[Block]:
     """Do other component data reorder the missions? Per mission its rank and mean points
     under both data, the difference with its interval, and Spearman's rank correlation."""
     twins = component_twins(ctx)
@@ -68,14 +68,14 @@ def rank_stability(ctx: Context, held: pl.LazyFrame, answer: list[str]) -> list[
             f"{'paired' if paired else 'Welch'} interval excludes zero: "
             f"{', '.join(clear) or 'none'}."
         )
-        answer.append(line)
+        answer.append(Answer(line, _size(table)))
         rows = [
             [
                 r["mission"],
                 str(r["rank_b"]),
                 str(r["rank_a"]),
-                f"{fmt.ci(r, 'b', 2)}, n = {r['b_n']:,}",
-                f"{fmt.ci(r, 'a', 2)}, n = {r['a_n']:,}",
+                fmt.followed(fmt.ci(r, "b", 2), f", n = {r['b_n']:,}"),
+                fmt.followed(fmt.ci(r, "a", 2), f", n = {r['a_n']:,}"),
                 fmt.diff(r, "d", 2),
             ]
             for r in table.iter_rows(named=True)
@@ -88,6 +88,14 @@ def rank_stability(ctx: Context, held: pl.LazyFrame, answer: list[str]) -> list[
             ),
         ]
     return blocks
+
+
+def _size(table: pl.DataFrame) -> float:
+    """The largest mission difference whose interval excludes zero, in standard deviations
+    of the points per card held (0 when none does)."""
+    spread = ((pl.col("a_sd").pow(2) + pl.col("b_sd").pow(2)) / 2).sqrt()
+    clear = table.filter((pl.col("d_lo") > 0) | (pl.col("d_hi") < 0), spread > 0)
+    return float(clear.select((pl.col("d_d").abs() / spread).max()).item() or 0.0)
 
 
 def _ranks(

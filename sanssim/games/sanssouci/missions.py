@@ -6,7 +6,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
-from sanssim.analysis.section import Context, Section
+from sanssim.analysis.section import Answer, Context, Section
 from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table
 from sanssim.games.sanssouci import SYMBOLS
 from sanssim.games.sanssouci.components import N_ROWS
@@ -111,7 +111,7 @@ def build(ctx: Context) -> Section:
     )
     blocks.append(Figure(fig.name, "Missions ranked by mean points, 95% intervals."))
     findings = [_spread(group, part) for _, group, part in _groups(table, ctx)]
-    answer: list[str] = []
+    answer: list[Answer] = []
     blocks += rank_stability(ctx, held, answer)
     for _, group, part in _groups(table, ctx):
         blocks += _arm_tables(

@@ -11,8 +11,9 @@ from __future__ import annotations
 import polars as pl
 
 from sanssim.analysis import figures, fmt, paired
-from sanssim.analysis.document import Block, Figure, Heading, Para, Table
-from sanssim.analysis.section import Context, Section, skipped_without_turns
+from sanssim.analysis.document import Block, Bullets, Figure, Heading, Para, Table
+from sanssim.analysis.paired import effect_size
+from sanssim.analysis.section import Answer, Context, Section, skipped_without_turns
 from sanssim.analysis.stats import mean_table
 from sanssim.games.sanssouci.engine import DEFAULT_TILE_SET, N_SQUARES, ROUNDS, SYMBOLS
 from sanssim.games.sanssouci.measures import PLAYER_NAMES
@@ -156,6 +157,7 @@ def build(ctx: Context) -> Section:
                 *(f"seat {s}" for s in range(most)),
             ],
             turn_rows,
+            alike=tuple(range(5, 5 + most)),
         ),
         Para(
             "Per player: garden squares left empty, the final score and its sources, and the "
@@ -173,13 +175,15 @@ def build(ctx: Context) -> Section:
             point_rows,
         ),
     ]
-    findings: dict[int, list[str]] = {}
+    findings: dict[int, list[Answer]] = {}
     blocks += _effects(ctx, ordered, seats, sources, findings)
     blocks.append(_figure(ctx, ordered, stats))
     skipped = skipped_without_turns(ctx, f"{TITLE}: turns without a tile, empty squares")
-    every = [f for n in sorted(findings) for f in findings[n]]
+    every = [f.text for n in sorted(findings) for f in findings[n]]
+    if every:
+        blocks += [Para("What fewer tiles change, by player count:"), Bullets(every)]
     fewest = [findings[n][-1] for n in sorted(findings)]  # arms ordered by tiles, most first
-    return Section(blocks, skipped, every, summary=fewest if len(every) > len(fewest) else None)
+    return Section(blocks, skipped, answer=fewest)
 
 
 def _reference(group: list[dict]) -> dict:
@@ -192,7 +196,7 @@ def _effects(
     arms: pl.DataFrame,
     seats: pl.LazyFrame,
     sources: list[str],
-    findings: dict[int, list[str]],
+    findings: dict[int, list[Answer]],
 ) -> list[Block]:
     """Each arm against the arm that is the same but for its tile supply, paired by game
     where the two played the same deals (same master seed and game ids)."""
@@ -218,12 +222,14 @@ def _effects(
             how = "paired" if comparison.paired else "Welch"
             rows.append([label, how, *cells])
             if arm["tiles"] < ref["tiles"]:
-                findings.setdefault(arm["n_players"], []).append(
+                text = (
                     f"Fewer tiles, {label} ({comparison.games_a} games each, {how}): turns "
                     f"without a tile per game {cells[0]} (of {arm['n_players'] * ROUNDS}); "
                     f"final score per player {cells[2]}; first player's win share "
-                    f"{cells[-1]} pp."
+                    f"{_diff(table.get('seat0_win'), 100, ' pp')}."
                 )
+                size = max(effect_size(table[m]) for m in ("mean_total", "seat0_win"))
+                findings.setdefault(arm["n_players"], []).append(Answer(text, size))
     if not rows:
         return [
             Para(
@@ -256,14 +262,14 @@ def _by_seed(seats: pl.LazyFrame, arm: str) -> pl.LazyFrame:
     return seats.filter(pl.col("arm") == arm).with_columns(game_id=pl.col("game_seed"))
 
 
-def _diff(row: dict | None, scale: float) -> str:
+def _diff(row: dict | None, scale: float, unit: str = "") -> str:
     if row is None or row["lo"] is None:
         return "–"
     if row["lo"] == row["hi"]:
         return f"{scale * row['diff']:+g} in every game" if row["diff"] else "0 in every game"
     lo, hi = scale * row["lo"], scale * row["hi"]
-    text = fmt.interval(scale * row["diff"], lo, hi, 2, signed=True)
-    return f"{text} {fmt.verdict(lo, hi)}"
+    text = fmt.interval(scale * row["diff"], lo, hi, 2, signed=True, unit=unit)
+    return text.then(f" {fmt.verdict(lo, hi)}")
 
 
 def _figure(ctx: Context, arms: pl.DataFrame, stats: dict[str, dict]) -> Figure:

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from sanssim.analysis.report import write_report
+from sanssim.analysis.section import MAX_FINDINGS
 from sanssim.cli import main
 from sanssim.errors import ConfigError
 from sanssim.games.sanssouci import Game, GameConfig
@@ -81,12 +82,13 @@ def test_cli_refuses_both_supplies_in_one_line_and_help_names_the_defaults(tmp_p
 
 @pytest.fixture(scope="module")
 def short(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rules' 45 tiles against 27 at 2 players, on the same deals."""
+    """The rules' 45 tiles against 27 and 63 at 2 players, on the same deals."""
     root = tmp_path_factory.mktemp("short")
     (root / "x.toml").write_text(
         'games = 24\nseed = 3\nstrategy = "greedy"\n'
         '[[arm]]\nname = "base"\nplayers = 2\n'
         '[[arm]]\nname = "short"\nplayers = 2\ntiles_per_symbol = 3\n'
+        '[[arm]]\nname = "more"\nplayers = 2\ntile_set = "II+III"\n'
     )
     out = root / "run"
     args = ["run", "--config", str(root / "x.toml"), "--out", str(out), "--workers", "1"]
@@ -120,3 +122,20 @@ def test_tile_section_is_left_out_without_tile_arms(short: Path, tmp_path: Path)
     write_report([short / "base"], tmp_path / "r", ["sanssim", "report"])
     md = (tmp_path / "r" / "report.md").read_text()
     assert "## Tile count" not in md and not (tmp_path / "r" / "tile_count.png").exists()
+
+
+def test_the_key_findings_open_with_the_largest_established_effect(short: Path, tmp_path: Path):
+    """Issue 19: 27 tiles cost about 30 points a player, 63 tiles change little; the answers
+    rank by size, so the first screen leads with fewer tiles, and the body repeats no finding."""
+    write_report([short], tmp_path / "r", ["sanssim", "report"])
+    md = (tmp_path / "r" / "report.md").read_text()
+    key = md.split("## Key findings\n\n")[1].split("\n\n")[0].splitlines()
+    assert len(key) <= MAX_FINDINGS
+    first = next(i for i, line in enumerate(key) if "45 → 27 tiles" in line or "→ 3 per" in line)
+    more = next(i for i, line in enumerate(key) if "tiles II → II+III (" in line)
+    assert first == 0 and more > first
+    assert key[0].startswith("- Fewer tiles, 2 players: 45 → 27 tiles") or "3 per symbol" in key[0]
+    body = md.split("## Key findings")[1].split("\n\n", 2)[2].split("## Arms compared")[0]
+    bullets = [line for line in body.splitlines() if line.startswith("- ")]
+    repeated = {line for line in bullets if bullets.count(line) > 1}
+    assert not repeated

@@ -81,7 +81,7 @@ def build(ctx: Context) -> Section:
                 players(r["n_players"]),
                 str(r["tied_n"]),
                 fmt.pct(r, "tied"),
-                f"{fmt.pct(r, 'last')} of {r['last_n']}" if r["last_n"] else "no tie",
+                fmt.followed(fmt.pct(r, "last"), f" of {r['last_n']}") if r["last_n"] else "no tie",
                 _pp(r, "gain"),
             ]
         )

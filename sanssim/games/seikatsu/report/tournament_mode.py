@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from sanssim.analysis import figures, fmt
@@ -129,6 +131,7 @@ def build(ctx: Context) -> Section:
                 "paired / Welch width",
             ],
             rows,
+            measure=1,
         ),
         Figure(fig.name, "Tournament minus standard, per game (the legend gives n)."),
     ]
@@ -155,7 +158,10 @@ def _mode_row(arm: str, twin: str, name: str, rate: bool, r: dict) -> list[str]:
     scale, unit, digits = (100, " pp", 1) if rate else (1, "", 2)
     diff = fmt.diff({"x_d": r["diff"], "x_lo": r["lo"], "x_hi": r["hi"]}, "x", digits, rate)
     welch = f"[{scale * r['welch_lo']:+.{digits}f}, {scale * r['welch_hi']:+.{digits}f}]{unit}"
-    ratio = "–" if r["width_ratio"] is None else f"{r['width_ratio']:.2f}"
+    ratio = r["width_ratio"]
+    ratio = "–" if ratio is None or not math.isfinite(ratio) else f"{ratio:.2f}"
+    if r["lo"] == r["hi"] == r["diff"] == 0:  # a measure that never varies: nothing to pair
+        diff, welch, ratio = "the same in every game", "–", "–"
     suffix = "%" if rate else ""
     return [
         f"{arm} − {twin}",

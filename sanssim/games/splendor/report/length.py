@@ -46,7 +46,7 @@ def build(ctx: Context) -> Section:
             fmt.ci(by_arm[a], "rounds", 2),
             f"{by_arm[a]['q10']}–{by_arm[a]['q90']} ({by_arm[a]['q50']})",
             fmt.ci(by_arm[a], "target", 2) if by_arm[a]["target_n"] else "–",
-            *(f"{fmt.pct(by_arm[a], f)} ({int(by_arm[a][f + '_k'])})" for f in flags),
+            *(fmt.followed(fmt.pct(by_arm[a], f), f" ({int(by_arm[a][f + '_k'])})") for f in flags),
         ]
         for a in arms
     ]

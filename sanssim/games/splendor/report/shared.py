@@ -136,7 +136,7 @@ def per_player(ctx: Context, per: pl.LazyFrame, columns: list[str]) -> pl.LazyFr
 
 def cell(row: dict | None, name: str) -> str:
     """A rate with its interval and its n, for tables of many small groups."""
-    return "–" if row is None else f"{fmt.pct(row, name)} (n={row[f'{name}_n']})"
+    return "–" if row is None else fmt.followed(fmt.pct(row, name), f" (n={row[f'{name}_n']})")
 
 
 def share(row: dict, name: str) -> str:
