@@ -25,20 +25,21 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.lookahead import lookahead
 from sanssim.games.sanssouci.core.rules import apply, settle
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
-from sanssim.games.sanssouci.core.strategies import LOOKAHEAD, RANDOM, best_by_score
+from sanssim.games.sanssouci.core.strategies import LOOKAHEAD, RANDOM, best_by_score, work_array
 from sanssim.games.sanssouci.engine import END
 
 
 @nb.njit(cache=True)
 def choose(
-    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray
+    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work
 ) -> np.int64:
-    """The current seat's choice by its strategy (`strategies` names the kinds)."""
+    """The current seat's choice by its strategy (`strategies` names the kinds; `work`: a
+    `strategies.work_array`)."""
     if kind == RANDOM:
         return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
     if kind == LOOKAHEAD:
         return lookahead(st, gp, w, g)
-    return best_by_score(st, gp, kind, w)
+    return best_by_score(st, gp, kind, w, work)
 
 
 @nb.njit(cache=True)
@@ -59,6 +60,7 @@ def play_games(
     g = np.zeros(mt.STATE, dtype=np.uint32)
     players = np.zeros((n, mt.STATE), dtype=np.uint32)
     pos = np.zeros(1, dtype=np.int64)
+    work = work_array()
     for k in range(seeds.shape[0]):
         deal(st, gp, g, seeds[k], record)
         settle(st, gp, g, log, pos)
@@ -67,7 +69,7 @@ def play_games(
                 mt.seed(players[p], seat_seeds[k, p])
         while st[PHASE] != END:
             p = st[CURRENT]
-            action = choose(st, gp, kinds[p], w[p], players[p])
+            action = choose(st, gp, kinds[p], w[p], players[p], work)
             apply(st, gp, g, action, log, pos)
         score_game(st, gp, results[k * n : (k + 1) * n])
 

@@ -20,12 +20,11 @@ from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
 from sanssim.games.seikatsu.core.engine import LOG_HAND
-from sanssim.games.seikatsu.core.lookahead import decide, int_work
+from sanssim.games.seikatsu.core.lookahead import decide, float_work, int_work
 from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, LOOKAHEAD, RANDOM
 from sanssim.games.seikatsu.core.tables import (
     HMAX,
     MAX_CELLS,
-    MAX_LEGAL,
     N_FLOWERS,
     N_ROWS,
     N_SIDES,
@@ -136,7 +135,7 @@ class SeikatsuCore:
         t = game_table(game)
         weights = np.array([value for _, value in spec.params] or [0.0], dtype=np.float64)
         stats = np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
-        floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+        floats = float_work(t)
         log = np.zeros((0, LOG_HAND + t[HMAX]), dtype=np.int32)
         s = state_array(game, state)
         work = (stats, floats, int_work(t), POLICY, log)

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.engine import EMPTY, apply, copy_state, side_totals, spread
 from sanssim.games.seikatsu.core.strategies import (
     GREEDY,
@@ -36,6 +37,7 @@ from sanssim.games.seikatsu.core.tables import (
     N_KINDS,
     N_LEGAL,
     N_PLAYERS,
+    N_ROWS,
     N_SIDES,
     S_BAG,
     S_BOARD,
@@ -62,10 +64,23 @@ def int_work(t: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True)
+def float_work(t: np.ndarray) -> np.ndarray:
+    """Float work space of a decision: scores and option values (a legal list each),
+    then each side's row changes (`heuristic_scores`)."""
+    return np.zeros(2 * t[MAX_LEGAL] + max(1, t[N_SIDES]) * t[N_ROWS], dtype=np.float64)
+
+
+@nb.njit(cache=True, inline="always")
+def changes_of(t: np.ndarray, floats: np.ndarray) -> np.ndarray:
+    """The row changes' part of `float_work`, one row per side."""
+    return floats[2 * t[MAX_LEGAL] :].reshape((max(1, t[N_SIDES]), t[N_ROWS]))
+
+
+@kernel
 def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
     """The action the current seat's strategy `code` with parameters `w` picks. Work
-    space: `stats` (row stats), `floats` (scores, then option values, a legal list
-    each), `ints` (`int_work`); `policy` are the rollout weights, `log` is not written."""
+    space: `stats` (row stats), `floats` (`float_work`), `ints` (`int_work`); `policy`
+    are the rollout weights, `log` is not written."""
     if code == RANDOM:
         return choose_random(t, s, g)
     if code == LOOKAHEAD:
@@ -74,11 +89,11 @@ def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
     if code == GREEDY:
         greedy_scores(t, s, s[CURRENT], stats, floats)
         return pick(t, s, floats, order, g, True)
-    heuristic_scores(t, s, s[CURRENT], w, stats, floats)
+    heuristic_scores(t, s, s[CURRENT], w, stats, changes_of(t, floats), floats)
     return pick(t, s, floats, order, g, False)
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) -> None:
     """`world` = `s` with the other hands and the bag sampled (`PlayerView.determinize`)."""
     copy_state(world, s)
@@ -113,7 +128,7 @@ def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) 
     world[BAG_LEN] = size - taken
 
 
-@nb.njit(cache=True)
+@kernel
 def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
     """Own side's total minus the best other side's, at the end of a rollout."""
     side_totals(t, s, totals)
@@ -125,12 +140,13 @@ def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
     return totals[mine] - best
 
 
-@nb.njit(cache=True)
+@kernel
 def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     """`LookaheadStrategy.choose`: the tried option of the best mean margin (first of equals)."""
     size = t[MAX_LEGAL]
     scores = floats[:size]
-    value = floats[size:]
+    value = floats[size : 2 * size]
+    changes = changes_of(t, floats)
     order = ints[:size]
     options = ints[size : 2 * size]
     at = 2 * size
@@ -142,7 +158,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     branch = ints[at + t[S_SIZE] : at + 2 * t[S_SIZE]]
     seat = s[CURRENT]
     n = s[N_LEGAL]
-    heuristic_scores(t, s, seat, policy, stats, scores)
+    heuristic_scores(t, s, seat, policy, stats, changes, scores)
     for i in range(n):  # stable sort by -score: legal order among equal scores
         j = i
         while j > 0 and scores[order[j - 1]] < scores[i]:
@@ -163,7 +179,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
             copy_state(branch, world)
             apply(t, branch, options[i], log, -1)
             while branch[N_LEGAL] > 0:
-                heuristic_scores(t, branch, branch[CURRENT], policy, stats, scores)
+                heuristic_scores(t, branch, branch[CURRENT], policy, stats, changes, scores)
                 action = pick(t, branch, scores, order, g, False)
                 apply(t, branch, action, log, -1)
             value[i] += margin(t, branch, seat, totals)
