@@ -106,9 +106,11 @@ class SanssouciCore:
         `sanssim.compiled.rng` generator, advanced by the draws it makes)."""
         from sanssim.games.sanssouci.core.layout import pack_game, state_array
         from sanssim.games.sanssouci.core.play import choose
+        from sanssim.games.sanssouci.core.strategies import work_array
 
         kind = _KINDS[spec.cls]
-        return int(choose(state_array(state), pack_game(state.game), kind, seat_weights(spec), g))
+        st, gp = state_array(state), pack_game(state.game)
+        return int(choose(st, gp, kind, seat_weights(spec), g, work_array()))
 
     def search_terms(
         self, state: State, spec: StrategySpec, g: np.ndarray

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import low_bit
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_SIDE_MARKS,
@@ -40,7 +40,7 @@ from sanssim.games.sanssouci.engine import (
 from sanssim.games.sanssouci.strategies.greedy import TIE
 
 
-@nb.njit(cache=True)
+@kernel
 def _greedy_place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> float:
     p = st[CURRENT]
     reach = st[REACH + p]
@@ -57,7 +57,7 @@ def _greedy_place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) 
     return points + TIE * row_sum(new)
 
 
-@nb.njit(cache=True)
+@kernel
 def greedy_score(st: np.ndarray, gp: np.ndarray, action: np.int64) -> float:
     """GreedyStrategy's score of one legal choice."""
     phase = st[PHASE]

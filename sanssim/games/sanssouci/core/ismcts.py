@@ -2,10 +2,10 @@
 core's determinisation, option ranking and heuristic rollouts (`lookahead`).
 
 The context is (game tables, the seat's weight row, the world's own stream, an empty
-log and its position, a results block): a world draws its game's chance (reshuffles)
-from its own stream, seeded by `determinize`, as `PlayerView.determinize` gives the
-world a `random.Random` of its own; the rollouts' uniform draws come from the
-player's stream.
+log and its position, a results block, the heuristic's work array): a world draws its
+game's chance (reshuffles) from its own stream, seeded by `determinize`, as
+`PlayerView.determinize` gives the world a `random.Random` of its own; the rollouts'
+uniform draws come from the player's stream.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.lookahead import determinize, play_out, ranked
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
-from sanssim.games.sanssouci.core.strategies import W_SEARCH
+from sanssim.games.sanssouci.core.strategies import W_SEARCH, work_array
 from sanssim.games.sanssouci.engine import END
 
 
@@ -42,7 +42,7 @@ def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def
     if width < 1 or n <= width:
         out[:n] = world[LEGAL : LEGAL + n]
         return n
-    out[:width] = ranked(world, ctx[0], ctx[1], width)
+    out[:width] = ranked(world, ctx[0], ctx[1], width, ctx[6])
     return width
 
 
@@ -63,7 +63,7 @@ def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    play_out(world, ctx[0], ctx[1], ctx[2], g, uniform)
+    play_out(world, ctx[0], ctx[1], ctx[2], g, uniform, ctx[6])
 
 
 @nb.njit(cache=True)
@@ -97,6 +97,7 @@ def ismcts(
         np.empty((0, RECORD_WIDTH), dtype=np.int16),
         np.zeros(1, dtype=np.int64),
         np.zeros((n, RESULT_WIDTH), dtype=np.int64),
+        work_array(),
     )
     legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()
     sides = np.arange(n)

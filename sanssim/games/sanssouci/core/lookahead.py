@@ -40,6 +40,7 @@ from sanssim.games.sanssouci.core.strategies import (
     W_WIDTH,
     best_by_score,
     heuristic_scores,
+    work_array,
 )
 from sanssim.games.sanssouci.engine import END, HAND_SIZE, TAKE
 
@@ -94,11 +95,13 @@ def determinize(
 
 
 @nb.njit(cache=True)
-def ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.ndarray:
+def ranked(
+    st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int, work: np.ndarray
+) -> np.ndarray:
     """heuristic.explain's first `width` options: best score first, ties in legal order."""
     n_legal = st[LEGAL_LEN]
     scores = np.empty(n_legal)
-    heuristic_scores(st, gp, hw, scores)
+    heuristic_scores(st, gp, hw, scores, work)
     order = np.argsort(-scores, kind="mergesort")
     keep = min(max(1, width), n_legal)
     options = np.empty(keep, dtype=np.int64)
@@ -109,7 +112,13 @@ def ranked(st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int) -> np.nda
 
 @nb.njit(cache=True)
 def play_out(
-    world: np.ndarray, gp: np.ndarray, hw: np.ndarray, wg: np.ndarray, g: np.ndarray, uniform: bool
+    world: np.ndarray,
+    gp: np.ndarray,
+    hw: np.ndarray,
+    wg: np.ndarray,
+    g: np.ndarray,
+    uniform: bool,
+    work: np.ndarray,
 ) -> None:
     """Every seat plays the world (its stream `wg`) to the end by heuristic (weights `hw`),
     or uniformly at random from the player's stream `g`."""
@@ -119,15 +128,17 @@ def play_out(
         if uniform:
             action = world[LEGAL + np.int64(mt.random(g) * world[LEGAL_LEN])]
         else:
-            action = best_by_score(world, gp, np.int64(HEURISTIC), hw)
+            action = best_by_score(world, gp, np.int64(HEURISTIC), hw, work)
         apply(world, gp, wg, action, log, pos)
 
 
 @nb.njit(cache=True)
-def _margin(world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np.ndarray):
+def _margin(
+    world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np.ndarray, work
+) -> np.int64:
     """Play the world (its stream `wg`) to the end by heuristic; the seat's total minus the
     best other total."""
-    play_out(world, gp, hw, wg, wg, False)
+    play_out(world, gp, hw, wg, wg, False, work)
     n = gp[G_N]
     totals = np.zeros((n, RESULT_WIDTH), dtype=np.int64)
     score_game(world, gp, totals)
@@ -143,7 +154,8 @@ def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> n
     """LookaheadStrategy.choose for the current seat; `w`: heuristic's default weights,
     rollouts and width."""
     me = st[CURRENT]
-    options = ranked(st, gp, w, np.int64(w[W_WIDTH]))
+    work = work_array()
+    options = ranked(st, gp, w, np.int64(w[W_WIDTH]), work)
     k = options.shape[0]
     if k == 1:
         return options[0]
@@ -161,7 +173,7 @@ def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> n
             trial[:] = world
             trial_g[:] = wg
             apply(trial, gp, trial_g, options[i], log, pos)
-            totals[i] += _margin(trial, gp, w, me, trial_g)
+            totals[i] += _margin(trial, gp, w, me, trial_g, work)
     best = options[0]
     best_value = -np.inf
     for i in range(k):

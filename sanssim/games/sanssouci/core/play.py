@@ -27,15 +27,22 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.lookahead import lookahead
 from sanssim.games.sanssouci.core.rules import apply, settle
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
-from sanssim.games.sanssouci.core.strategies import ISMCTS, LOOKAHEAD, RANDOM, best_by_score
+from sanssim.games.sanssouci.core.strategies import (
+    ISMCTS,
+    LOOKAHEAD,
+    RANDOM,
+    best_by_score,
+    work_array,
+)
 from sanssim.games.sanssouci.engine import END
 
 
 @nb.njit(cache=True)
 def choose(
-    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray
+    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work
 ) -> np.int64:
-    """The current seat's choice by its strategy (`strategies` names the kinds)."""
+    """The current seat's choice by its strategy (`strategies` names the kinds; `work`: a
+    `strategies.work_array`)."""
     if kind == RANDOM:
         return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
     if kind == LOOKAHEAD:
@@ -43,7 +50,7 @@ def choose(
     if kind == ISMCTS:
         scratch = np.empty(st[LEGAL_LEN])
         return ismcts(st, gp, w, g, scratch, scratch.copy())
-    return best_by_score(st, gp, kind, w)
+    return best_by_score(st, gp, kind, w, work)
 
 
 @nb.njit(cache=True)
@@ -67,6 +74,7 @@ def play_games(
     players = np.zeros((n, mt.STATE), dtype=np.uint32)
     pos = np.zeros(1, dtype=np.int64)
     picked = 0
+    work = work_array()
     for k in range(seeds.shape[0]):
         deal(st, gp, g, seeds[k], record)
         settle(st, gp, g, log, pos)
@@ -75,7 +83,7 @@ def play_games(
                 mt.seed(players[p], seat_seeds[k, p])
         while st[PHASE] != END:
             p = st[CURRENT]
-            action = choose(st, gp, kinds[p], w[p], players[p])
+            action = choose(st, gp, kinds[p], w[p], players[p], work)
             if record:
                 picks[picked, 0] = pos[0]
                 picks[picked, 1] = action

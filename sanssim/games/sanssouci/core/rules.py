@@ -9,11 +9,11 @@ A finished turn's record is copied into row `pos[0]` of `log` when recording.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.compiled.bits import bit_length, low_bit
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci import engine
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -111,10 +111,10 @@ SQUARES_PER_MARKS = 2 * N_SQUARES
 # What a placed tile shows, as non-literal booleans: numba compiles a function called with
 # a literal True and False twice.
 LANDSCAPE, GARDENER = np.bool_(False), np.bool_(True)
-flood = nb.njit(cache=True)(engine.flood)  # the engine's own flood fill, compiled as it is
+flood = kernel(engine.flood)  # the engine's own flood fill, compiled as it is
 
 
-@nb.njit(cache=True)
+@kernel
 def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
     """The legal choices: the squares of `mask`, lowest first (engine.bits)."""
     k = 0
@@ -125,14 +125,14 @@ def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
     st[LEGAL_LEN] = k
 
 
-@nb.njit(cache=True)
+@kernel
 def put_tile(st: np.ndarray, slot: int, symbol: np.int64) -> None:
     st[DISPLAY + slot] = symbol
     st[SLOT_OF_SYMBOL + symbol] |= np.int64(1) << slot
     st[FILLED] |= np.int64(1) << slot
 
 
-@nb.njit(cache=True)
+@kernel
 def _take(st: np.ndarray, slot: int) -> np.int64:
     symbol = st[DISPLAY + slot]
     st[DISPLAY + slot] = -1
@@ -141,13 +141,13 @@ def _take(st: np.ndarray, slot: int) -> np.int64:
     return symbol
 
 
-@nb.njit(cache=True)
+@kernel
 def pop_supply(st: np.ndarray) -> np.int64:
     st[SUPPLY_LEN] -= 1
     return st[SUPPLY + st[SUPPLY_LEN]]
 
 
-@nb.njit(cache=True)
+@kernel
 def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
     """House rule: while both squares of a colour match, redraw this one."""
     first = slot & ~1
@@ -174,7 +174,7 @@ def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     board = st[EXP_BOARD + st[CURRENT]]
     for k in range(SIDES_PER_BOARD):
@@ -182,7 +182,7 @@ def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     st[LEGAL_LEN] = SIDES_PER_BOARD
 
 
-@nb.njit(cache=True)
+@kernel
 def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
     """The TAKE decision's legal choices (a single one is applied by `settle`)."""
     p = st[CURRENT]
@@ -223,7 +223,7 @@ def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
     st[PHASE] = TAKE
 
 
-@nb.njit(cache=True)
+@kernel
 def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
     """Pop the hand's card at `index` (a hand of at most two)."""
     base = HANDS + HAND_SIZE * p
@@ -235,7 +235,7 @@ def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
     return card
 
 
-@nb.njit(cache=True)
+@kernel
 def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
     p = st[CURRENT]
     if action >= DISCARD:
@@ -266,7 +266,7 @@ def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
     set_legal_bits(st, spots)
 
 
-@nb.njit(cache=True)
+@kernel
 def expansion_mark(st: np.ndarray, gp: np.ndarray, p: np.int64, sq: np.int64, gardener: bool):
     """Points a tile placed on `sq` pays at once (0 without an expansion side)."""
     side = st[EXP_SIDE + p]
@@ -276,7 +276,7 @@ def expansion_mark(st: np.ndarray, gp: np.ndarray, p: np.int64, sq: np.int64, ga
     return gp[base + N_SQUARES * gardener + sq]
 
 
-@nb.njit(cache=True)
+@kernel
 def _place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> None:
     p = st[CURRENT]
     bit = np.int64(1) << sq
@@ -298,7 +298,7 @@ def _place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> None
     st[REC + R_EXPANSION_POINTS] = points
 
 
-@nb.njit(cache=True)
+@kernel
 def _start_noble(st: np.ndarray) -> None:
     p = st[CURRENT]
     ends = st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
@@ -311,7 +311,7 @@ def _start_noble(st: np.ndarray) -> None:
     st[PHASE] = NOBLE
 
 
-@nb.njit(cache=True)
+@kernel
 def _move_noble(st: np.ndarray, sq: np.int64) -> None:
     if sq == PASS:
         return
@@ -328,7 +328,7 @@ def _move_noble(st: np.ndarray, sq: np.int64) -> None:
     st[NOBLE_POINTS + p] += row
 
 
-@nb.njit(cache=True)
+@kernel
 def _end_turn(
     st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray
 ) -> None:
@@ -362,7 +362,7 @@ def _end_turn(
     start_turn(st, gp)
 
 
-@nb.njit(cache=True)
+@kernel
 def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray):
     """Apply forced follow-ups until a decision with two or more choices, or the end."""
     while True:
@@ -378,7 +378,7 @@ def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: 
             return
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(
     st: np.ndarray,
     gp: np.ndarray,

@@ -5,9 +5,9 @@ A results row holds `log.RESULT_VALUES`, then the nine noble rows.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.core.layout import (
     EXP_SIDE,
     EXPANSION_POINTS,
@@ -43,7 +43,7 @@ V_NOBLE_ROWS = NOBLE_ROWS_AT
 RESULT_WIDTH = V_NOBLE_ROWS + N_COLS
 
 
-@nb.njit(cache=True)
+@kernel
 def score_game(st: np.ndarray, gp: np.ndarray, out: np.ndarray) -> None:
     """`out[seat]`: the seat's breakdown, rank and the game's reshuffles (log.result_frame)."""
     n = gp[G_N]

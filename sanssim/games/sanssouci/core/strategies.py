@@ -17,6 +17,7 @@ import numpy as np
 
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
 from sanssim.compiled.ismcts import PARAMS
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -33,6 +34,7 @@ from sanssim.games.sanssouci.core.layout import (
     HANDS,
     LEGAL,
     LEGAL_LEN,
+    LEGAL_ROOM,
     NOBLE_ROWS,
     NOBLE_ZONE,
     OCCUPIED,
@@ -65,11 +67,11 @@ from sanssim.games.sanssouci.engine import (
     N_COLS,
     N_SLOTS,
     N_SQUARES,
+    NOBLE,
     PASS,
     PLACE,
     ROUNDS,
     SIDE,
-    TAKE,
 )
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 
@@ -85,6 +87,17 @@ W_ROLLOUTS = W_CREDIT + CREDITS  # lookahead's two parameters follow heuristic's
 W_WIDTH = W_ROLLOUTS + 1
 W_SEARCH = W_WIDTH + 1  # then ismcts's parameters
 N_WEIGHTS = W_SEARCH + PARAMS
+# A decision's float work space: the legal choices' scores, each slot's tile value, and
+# each placement's value (landscape squares, then gardener squares); NaN: not yet known.
+TILES = LEGAL_ROOM
+PLACED = TILES + N_SLOTS
+WORK = PLACED + 2 * N_SQUARES
+
+
+@nb.njit(cache=True)
+def work_array() -> np.ndarray:
+    """A decision's work space (`WORK` doubles)."""
+    return np.empty(WORK, dtype=np.float64)
 
 
 def weights(
@@ -107,16 +120,19 @@ def weights(
     return row
 
 
-@nb.njit(cache=True)
-def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray) -> np.int64:
-    """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score."""
+@kernel
+def best_by_score(
+    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, work: np.ndarray
+) -> np.int64:
+    """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score
+    (`work`: a `work_array`)."""
     n_legal = st[LEGAL_LEN]
-    scores = np.empty(n_legal)
+    scores = work[:TILES]
     if kind == GREEDY:
         for i in range(n_legal):
             scores[i] = greedy_score(st, gp, st[LEGAL + i])
     else:
-        heuristic_scores(st, gp, w, scores)
+        heuristic_scores(st, gp, w, scores, work)
     best = st[LEGAL]
     best_score = -np.inf
     for i in range(n_legal):
@@ -128,12 +144,12 @@ def best_by_score(st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray)
 # ---------------------------------------------------------------------- heuristic
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _options(st: np.ndarray, p: np.int64) -> np.int64:
     return st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _move_value(
     st: np.ndarray, gp: np.ndarray, w: np.ndarray, sq: np.int64, missions: np.int64
 ) -> float:
@@ -153,7 +169,7 @@ def _move_value(
     return value
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64) -> float:
     best = 0.0
     options = _options(st, st[CURRENT])
@@ -163,7 +179,7 @@ def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
     n = gp[G_N]
     turn = st[TURN]
@@ -172,7 +188,7 @@ def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
     return 0 if first >= total else (total - 1 - first) // n + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _place_value(
     st: np.ndarray,
     gp: np.ndarray,
@@ -181,8 +197,9 @@ def _place_value(
     gardener: bool,
     missions: np.int64,
     best_move: float,
+    left: np.int64,
 ) -> float:
-    """_Turn.place_value."""
+    """_Turn.place_value; `left`: the tiles to place after this one (_Turn.left)."""
     p = st[CURRENT]
     reach = st[REACH + p]
     gardeners = st[GARDENERS + p]
@@ -217,7 +234,6 @@ def _place_value(
             value -= w[W_BLOCK] * row
         elif not new:
             value += w[W_LATENT] * row
-    left = _turns_left(st, gp, p) - 1
     missing = 9 - bit_count(occupied & ROW_MASK[row])
     if row > 1 and missing <= left:
         value += w[W_ROW] * gp[G_ROW_POINTS + row] * w[W_CREDIT + missing]
@@ -227,24 +243,52 @@ def _place_value(
     return value
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def _placed_value(
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    sq: np.int64,
+    gardener: bool,
+    missions: np.int64,
+    best: float,
+    left: np.int64,
+    work: np.ndarray,
+) -> float:
+    """`_place_value`, each placement computed once per decision (several slots' tiles
+    may land on one square): the same double either way."""
+    at = PLACED + N_SQUARES * gardener + sq
+    if np.isnan(work[at]):
+        work[at] = _place_value(st, gp, w, sq, gardener, missions, best, left)
+    return work[at]
+
+
+@nb.njit(cache=True, inline="always")
 def _tile_value(
-    st: np.ndarray, gp: np.ndarray, w: np.ndarray, slot: np.int64, missions: np.int64, best: float
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    slot: np.int64,
+    missions: np.int64,
+    best: float,
+    left: np.int64,
+    work: np.ndarray,
 ) -> float:
     p = st[CURRENT]
     target = target_of(st, gp, p, slot)
     occupied = st[OCCUPIED + p]
     if not (occupied >> target) & 1:
-        return _place_value(st, gp, w, target, LANDSCAPE, missions, best)
+        return _placed_value(st, gp, w, target, LANDSCAPE, missions, best, left, work)
     value = -np.inf
     spots = gardener_spots(occupied, target)
     while spots:
-        value = max(value, _place_value(st, gp, w, low_bit(spots), GARDENER, missions, best))
+        sq = low_bit(spots)
+        value = max(value, _placed_value(st, gp, w, sq, GARDENER, missions, best, left, work))
         spots &= spots - 1
     return value
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, slot: np.int64):
     """What keeping card `kept` in hand is worth (_Turn.take_value's second part)."""
     kind = gp[G_CARD_KIND + kept]
@@ -259,11 +303,13 @@ def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, s
     return w[W_JOKER]
 
 
-@nb.njit(cache=True)
-def heuristic_scores(st: np.ndarray, gp: np.ndarray, w: np.ndarray, out: np.ndarray) -> None:
+@kernel
+def heuristic_scores(
+    st: np.ndarray, gp: np.ndarray, w: np.ndarray, out: np.ndarray, work: np.ndarray
+) -> None:
     """`out[i]`: HeuristicStrategy's score of legal choice i; what every option shares (the
     mission columns, the best noble move, each slot's tile value) computed once, as _Turn
-    does."""
+    does (`work`: a `work_array`, its scores part may be `out`)."""
     phase = st[PHASE]
     p = st[CURRENT]
     n_legal = st[LEGAL_LEN]
@@ -272,19 +318,22 @@ def heuristic_scores(st: np.ndarray, gp: np.ndarray, w: np.ndarray, out: np.ndar
             out[i] = _side_value(st, gp, w, st[LEGAL + i])
         return
     missions = mission_columns(st, gp, p)
+    if phase == NOBLE:
+        for i in range(n_legal):
+            out[i] = _move_value(st, gp, w, st[LEGAL + i], missions)
+        return
     best = _best_move(st, gp, w, missions)
-    tiles = np.full(N_SLOTS, np.nan)
+    left = _turns_left(st, gp, p) - 1
+    if phase == PLACE:
+        for i in range(n_legal):
+            out[i] = _place_value(st, gp, w, st[LEGAL + i], GARDENER, missions, best, left)
+        return
+    work[TILES:] = np.nan
     for i in range(n_legal):
-        action = st[LEGAL + i]
-        if phase == PLACE:
-            out[i] = _place_value(st, gp, w, action, GARDENER, missions, best)
-        elif phase != TAKE:
-            out[i] = _move_value(st, gp, w, action, missions)
-        else:
-            out[i] = _take_value(st, gp, w, action, missions, best, tiles)
+        out[i] = _take_value(st, gp, w, st[LEGAL + i], missions, best, left, work)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _take_value(
     st: np.ndarray,
     gp: np.ndarray,
@@ -292,9 +341,10 @@ def _take_value(
     action: np.int64,
     missions: np.int64,
     best: float,
-    tiles: np.ndarray,
+    left: np.int64,
+    work: np.ndarray,
 ) -> float:
-    """_Turn.take_value; `tiles` caches each slot's tile value (NaN: not yet known)."""
+    """_Turn.take_value; `work` caches each slot's tile value (NaN: not yet known)."""
     p = st[CURRENT]
     if action >= DISCARD:
         slot = np.int64(-1)
@@ -303,16 +353,16 @@ def _take_value(
     else:
         slot = action % 10
         played = action // 10
-        if np.isnan(tiles[slot]):
-            tiles[slot] = _tile_value(st, gp, w, slot, missions, best)
-        value = tiles[slot]
+        if np.isnan(work[TILES + slot]):
+            work[TILES + slot] = _tile_value(st, gp, w, slot, missions, best, left, work)
+        value = work[TILES + slot]
     if st[HAND_LEN + p] != HAND_SIZE:
         return value
     kept = st[HANDS + HAND_SIZE * p + 1 - played]
     return value + _keep_value(st, gp, w, kept, slot)
 
 
-@nb.njit(cache=True)
+@kernel
 def _side_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, side: np.int64) -> float:
     """HeuristicStrategy._side_value: marks in full, in mission columns `mission` x more."""
     p = st[CURRENT]

@@ -20,12 +20,11 @@ from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
 from sanssim.games.seikatsu.core.engine import LOG_HAND
-from sanssim.games.seikatsu.core.lookahead import decide, int_work
+from sanssim.games.seikatsu.core.lookahead import decide, float_work, int_work
 from sanssim.games.seikatsu.core.strategies import GREEDY, HEURISTIC, ISMCTS, LOOKAHEAD, RANDOM
 from sanssim.games.seikatsu.core.tables import (
     HMAX,
     MAX_CELLS,
-    MAX_LEGAL,
     N_FLOWERS,
     N_ROWS,
     N_SIDES,
@@ -160,7 +159,7 @@ class SeikatsuCore:
 def _work(t: np.ndarray) -> tuple[np.ndarray, ...]:
     """A single decision's work space: row stats, floats, ints, rollout weights, a log."""
     stats = np.zeros((max(1, t[N_SIDES]), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
-    floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+    floats = float_work(t)
     log = np.zeros((0, LOG_HAND + t[HMAX]), dtype=np.int32)
     return stats, floats, int_work(t), POLICY, log
 

@@ -23,10 +23,9 @@ from sanssim.games.seikatsu.core.engine import (
     side_ranks,
     side_totals,
 )
-from sanssim.games.seikatsu.core.lookahead import decide, int_work
+from sanssim.games.seikatsu.core.lookahead import decide, float_work, int_work
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
-    MAX_LEGAL,
     N_FLOWERS,
     N_LEGAL,
     N_PLAYERS,
@@ -52,7 +51,7 @@ def play_games(t, codes, weights, policy, seeds, record: bool, log, start, score
     s = new_state(t)
     gens = np.zeros((n + 1, rng.STATE), dtype=np.uint32)
     stats = np.zeros((max(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
-    floats = np.zeros(2 * t[MAX_LEGAL], dtype=np.float64)
+    floats = float_work(t)
     ints = int_work(t)
     totals = np.zeros(sides, dtype=np.int64)
     place = np.zeros(sides, dtype=np.int64)

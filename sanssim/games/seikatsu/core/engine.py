@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.core import types
-from numba.extending import intrinsic
 
 from sanssim.compiled import rng
+from sanssim.compiled.bits import bit_count
+from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.tables import (
     BAG_CAP,
     BAG_LEN,
@@ -74,31 +74,19 @@ LOG_GAME, LOG_TURN, LOG_SEAT, LOG_KOI_HELD, LOG_TILE, LOG_CELL, LOG_KOI_BIRD = r
 LOG_POINTS, LOG_DRAWN, LOG_SCORE, LOG_BAG_LEFT, LOG_ACTION, LOG_HAND_LEN, LOG_HAND = range(7, 14)
 
 
-@intrinsic
-def popcount(typingctx, x):
-    """The number of set bits of an int64 mask: one `ctpop` instruction."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
-
-    return types.int64(x), codegen
-
-
 @nb.njit(cache=True)
 def new_state(t: np.ndarray) -> np.ndarray:
     return np.zeros(t[S_SIZE], dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@kernel
 def copy_state(dst: np.ndarray, src: np.ndarray) -> None:
     """`dst` becomes a clone of `src` (a loop: slice assignment drags in its error paths)."""
     for i in range(src.shape[0]):
         dst[i] = src[i]
 
 
-@nb.njit(cache=True)
+@kernel
 def put(t: np.ndarray, s: np.ndarray, kind: np.int64, cell: np.int64) -> None:
     """Place a tile without scoring (`State._put`)."""
     bit = np.int64(1) << cell
@@ -112,7 +100,7 @@ def put(t: np.ndarray, s: np.ndarray, kind: np.int64, cell: np.int64) -> None:
     s[FRONTIER] = (s[FRONTIER] | t[t[T_NEIGH] + cell]) & ~s[OCCUPIED]
 
 
-@nb.njit(cache=True)
+@kernel
 def spread(counts: np.ndarray, out: np.ndarray) -> np.int64:
     """The multiset of `counts` (kind -> how many) into `out`, ascending; its size."""
     size = 0
@@ -123,7 +111,7 @@ def spread(counts: np.ndarray, out: np.ndarray) -> np.int64:
     return size
 
 
-@nb.njit(cache=True)
+@kernel
 def _pop_bag(t: np.ndarray, s: np.ndarray) -> np.int64:
     s[BAG_LEN] -= 1
     return s[t[S_BAG] + s[BAG_LEN]]
@@ -168,7 +156,7 @@ def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> None:
     start_turn(t, s)
 
 
-@nb.njit(cache=True)
+@kernel
 def start_turn(t: np.ndarray, s: np.ndarray) -> None:
     """The current seat's legal actions: each kind it holds, ascending (a face-up koi
     last), on each frontier space, ascending (`State._start_turn`)."""
@@ -197,7 +185,7 @@ def start_turn(t: np.ndarray, s: np.ndarray) -> None:
         f = s[FRONTIER]
         while f:
             low = f & -f
-            s[legal + count] = kind * n_cells + popcount(low - 1)
+            s[legal + count] = kind * n_cells + bit_count(low - 1)
             count += 1
             f ^= low
         if kind == koi:
@@ -205,24 +193,24 @@ def start_turn(t: np.ndarray, s: np.ndarray) -> None:
     s[N_LEGAL] = count
 
 
-@nb.njit(cache=True)
+@kernel
 def bird_points(t: np.ndarray, s: np.ndarray, kind: np.int64, cell: np.int64) -> tuple:
     """(points, koi bird) for playing `kind` on `cell` now (`State.bird_points`)."""
     near = t[t[T_NEIGH] + cell]
     if kind != t[KOI_KIND]:
-        m = popcount(near & s[t[S_BIRDS] + t[t[T_KIND_BIRD] + kind]])
+        m = bit_count(near & s[t[S_BIRDS] + t[t[T_KIND_BIRD] + kind]])
         return (m + 1 if m else 0), EMPTY
     best = 0
     bird = EMPTY
     for b in range(t[N_BIRDS]):
-        m = popcount(near & s[t[S_BIRDS] + b])
+        m = bit_count(near & s[t[S_BIRDS] + b])
         if m > best:
             best = m
             bird = b
     return (best + 1 if best else 0), bird
 
 
-@nb.njit(cache=True)
+@kernel
 def play(t: np.ndarray, s: np.ndarray, action: np.int64, log: np.ndarray, row: int) -> int:
     """Play one action (`State._play`); with `row` >= 0 its turn-log row is written
     there. Returns the next free log row."""
@@ -283,7 +271,7 @@ def play(t: np.ndarray, s: np.ndarray, action: np.int64, log: np.ndarray, row: i
     return row
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(t: np.ndarray, s: np.ndarray, action: np.int64, log: np.ndarray, row: int) -> int:
     """A chosen action, then every following turn with a single choice (`apply_action`)."""
     row = play(t, s, action, log, row)
@@ -292,17 +280,17 @@ def apply(t: np.ndarray, s: np.ndarray, action: np.int64, log: np.ndarray, row: 
     return row
 
 
-@nb.njit(cache=True)
+@kernel
 def row_points(t: np.ndarray, s: np.ndarray, pagoda: np.int64, k: np.int64) -> np.int64:
     """One row's flower points: its largest flower set plus its koi (`Game.row_points`)."""
     row = t[t[T_ROWS] + pagoda * t[N_ROWS] + k]
     largest = 0
     for f in range(t[N_FLOWERS]):
-        largest = max(largest, popcount(s[t[S_FLOWERS] + f] & row))
-    return t[t[T_POINTS] + largest + popcount(s[KOI] & row)]
+        largest = max(largest, bit_count(s[t[S_FLOWERS] + f] & row))
+    return t[t[T_POINTS] + largest + bit_count(s[KOI] & row)]
 
 
-@nb.njit(cache=True)
+@kernel
 def side_totals(t: np.ndarray, s: np.ndarray, out: np.ndarray) -> None:
     """Bird points plus flower points of each side into `out` (`State.side_totals`)."""
     for side in range(t[N_SIDES]):
@@ -313,7 +301,7 @@ def side_totals(t: np.ndarray, s: np.ndarray, out: np.ndarray) -> None:
         out[side] = total
 
 
-@nb.njit(cache=True)
+@kernel
 def side_ranks(t: np.ndarray, totals: np.ndarray, out: np.ndarray) -> None:
     """Each side's place: total, then its last seat later (or earlier) in turn order
     (`Game.ranks_of`, per side; never shared)."""

@@ -7,8 +7,9 @@ sampled worlds (the unseen tiles sorted, shuffled, dealt to the other hands and 
 rest the bag), and every seat plays on by the default `heuristic` to the end, all on
 the lookahead player's one random stream. An option's value is its mean final margin.
 `ismcts`'s context is (the table, the rollout weights, the row stats, the scores, an
-order, kind counts, the unwritten log, side totals and places); the bag order is a
-world's only chance, fixed by `determinize`, and every draw is the player's stream's.
+order, kind counts, the unwritten log, side totals and places, the heuristic's row
+changes); the bag order is a world's only chance, fixed by `determinize`, and every
+draw is the player's stream's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import PARAMS, searcher
+from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.engine import (
     EMPTY,
     apply,
@@ -49,6 +51,7 @@ from sanssim.games.seikatsu.core.tables import (
     N_KINDS,
     N_LEGAL,
     N_PLAYERS,
+    N_ROWS,
     N_SIDES,
     S_BAG,
     S_BOARD,
@@ -75,10 +78,23 @@ def int_work(t: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True)
+def float_work(t: np.ndarray) -> np.ndarray:
+    """Float work space of a decision: scores and option values (a legal list each),
+    then each side's row changes (`heuristic_scores`)."""
+    return np.zeros(2 * t[MAX_LEGAL] + max(1, t[N_SIDES]) * t[N_ROWS], dtype=np.float64)
+
+
+@nb.njit(cache=True, inline="always")
+def changes_of(t: np.ndarray, floats: np.ndarray) -> np.ndarray:
+    """The row changes' part of `float_work`, one row per side."""
+    return floats[2 * t[MAX_LEGAL] :].reshape((max(1, t[N_SIDES]), t[N_ROWS]))
+
+
+@kernel
 def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
     """The action the current seat's strategy `code` with parameters `w` picks. Work
-    space: `stats` (row stats), `floats` (scores, then option values, a legal list
-    each), `ints` (`int_work`); `policy` are the rollout weights, `log` is not written."""
+    space: `stats` (row stats), `floats` (`float_work`), `ints` (`int_work`); `policy`
+    are the rollout weights, `log` is not written."""
     if code == RANDOM:
         return choose_random(t, s, g)
     if code == LOOKAHEAD:
@@ -90,11 +106,11 @@ def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
     if code == GREEDY:
         greedy_scores(t, s, s[CURRENT], stats, floats)
         return pick(t, s, floats, order, g, True)
-    heuristic_scores(t, s, s[CURRENT], w, stats, floats)
+    heuristic_scores(t, s, s[CURRENT], w, stats, changes_of(t, floats), floats)
     return pick(t, s, floats, order, g, False)
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) -> None:
     """`world` = `s` with the other hands and the bag sampled (`PlayerView.determinize`)."""
     copy_state(world, s)
@@ -129,7 +145,7 @@ def determinize(t, s: np.ndarray, seat: np.int64, g: np.ndarray, world, counts) 
     world[BAG_LEN] = size - taken
 
 
-@nb.njit(cache=True)
+@kernel
 def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
     """Own side's total minus the best other side's, at the end of a rollout."""
     side_totals(t, s, totals)
@@ -141,11 +157,11 @@ def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
     return totals[mine] - best
 
 
-@nb.njit(cache=True)
-def ranked(t, s, policy, stats, scores, order) -> None:  # type: ignore[no-untyped-def]
+@kernel
+def ranked(t, s, policy, stats, changes, scores, order) -> None:  # type: ignore[no-untyped-def]
     """`order[:n]`: the legal choices' indices as the rollout heuristic's `explain` ranks
     them (a stable sort by -score: legal order among equal scores)."""
-    heuristic_scores(t, s, s[CURRENT], policy, stats, scores)
+    heuristic_scores(t, s, s[CURRENT], policy, stats, changes, scores)
     for i in range(s[N_LEGAL]):
         j = i
         while j > 0 and scores[order[j - 1]] < scores[i]:
@@ -154,24 +170,25 @@ def ranked(t, s, policy, stats, scores, order) -> None:  # type: ignore[no-untyp
         order[j] = i
 
 
-@nb.njit(cache=True)
-def play_out(t, s, policy, stats, scores, order, g, log, uniform) -> None:  # type: ignore[no-untyped-def]
+@kernel
+def play_out(t, s, policy, stats, changes, scores, order, g, log, uniform) -> None:  # type: ignore[no-untyped-def]
     """Every seat plays on by the rollout heuristic (or uniformly at random), drawing from `g`."""
     while s[N_LEGAL] > 0:
         if uniform:
             action = choose_random(t, s, g)
         else:
-            heuristic_scores(t, s, s[CURRENT], policy, stats, scores)
+            heuristic_scores(t, s, s[CURRENT], policy, stats, changes, scores)
             action = pick(t, s, scores, order, g, False)
         apply(t, s, action, log, -1)
 
 
-@nb.njit(cache=True)
+@kernel
 def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     """`LookaheadStrategy.choose`: the tried option of the best mean margin (first of equals)."""
     size = t[MAX_LEGAL]
     scores = floats[:size]
-    value = floats[size:]
+    value = floats[size : 2 * size]
+    changes = changes_of(t, floats)
     order = ints[:size]
     options = ints[size : 2 * size]
     at = 2 * size
@@ -183,7 +200,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     branch = ints[at + t[S_SIZE] : at + 2 * t[S_SIZE]]
     seat = s[CURRENT]
     n = s[N_LEGAL]
-    ranked(t, s, policy, stats, scores, order)
+    ranked(t, s, policy, stats, changes, scores, order)
     width = min(n, max(1, np.int64(w[WIDTH])))
     legal = t[S_LEGAL]
     if width == 1:
@@ -197,7 +214,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
         for i in range(width):
             copy_state(branch, world)
             apply(t, branch, options[i], log, -1)
-            play_out(t, branch, policy, stats, scores, order, g, log, False)
+            play_out(t, branch, policy, stats, changes, scores, order, g, log, False)
             value[i] += margin(t, branch, seat, totals)
     best = 0
     for i in range(width):
@@ -222,7 +239,7 @@ def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def
             out[i] = world[legal + i]
         return n
     order = ctx[4]
-    ranked(t, world, ctx[1], ctx[2], ctx[3], order)
+    ranked(t, world, ctx[1], ctx[2], ctx[9], ctx[3], order)
     for i in range(width):
         out[i] = world[legal + order[i]]
     return width
@@ -245,7 +262,7 @@ def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    play_out(ctx[0], world, ctx[1], ctx[2], ctx[3], ctx[4], g, ctx[6], uniform)
+    play_out(ctx[0], world, ctx[1], ctx[2], ctx[9], ctx[3], ctx[4], g, ctx[6], uniform)
 
 
 @nb.njit(cache=True)
@@ -279,6 +296,7 @@ def ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, means) -> np.in
         log,
         np.zeros(sides, dtype=np.int64),
         np.zeros(sides, dtype=np.int64),
+        changes_of(t, floats),
     )
     n = t[N_PLAYERS]
     seat_sides = np.empty(n, dtype=np.int64)

@@ -8,11 +8,12 @@ the same single `random()` draw to pick from it.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.games.seikatsu.core.engine import bird_points, popcount
+from sanssim.compiled.bits import bit_count
+from sanssim.compiled.kernel import kernel
+from sanssim.games.seikatsu.core.engine import bird_points
 from sanssim.games.seikatsu.core.tables import (
     KOI,
     KOI_KIND,
@@ -46,12 +47,12 @@ BIRDS, ROWS, SPOIL, FILL, TEAM, KOI_WEIGHT = range(6)
 R_KOI, R_BEST, R_EMPTY, R_LENGTH = range(4)
 
 
-@nb.njit(cache=True)
+@kernel
 def choose_random(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> np.int64:
     return s[t[S_LEGAL] + np.int64(rng.random(g) * s[N_LEGAL])]
 
 
-@nb.njit(cache=True)
+@kernel
 def row_stats(t: np.ndarray, s: np.ndarray, pagoda: np.int64, out: np.ndarray) -> None:
     """Each row of `pagoda` now (`_RowStats`): flower counts, koi, best, empty, length."""
     nf = t[N_FLOWERS]
@@ -59,22 +60,27 @@ def row_stats(t: np.ndarray, s: np.ndarray, pagoda: np.int64, out: np.ndarray) -
         row = t[t[T_ROWS] + pagoda * t[N_ROWS] + k]
         largest = 0
         for f in range(nf):
-            c = popcount(s[t[S_FLOWERS] + f] & row)
+            c = bit_count(s[t[S_FLOWERS] + f] & row)
             out[k, f] = c
             largest = max(largest, c)
-        koi = popcount(s[KOI] & row)
+        koi = bit_count(s[KOI] & row)
         length = t[t[T_ROW_LEN] + pagoda * t[N_ROWS] + k]
         out[k, nf + R_KOI] = koi
         out[k, nf + R_BEST] = largest + koi
-        out[k, nf + R_EMPTY] = length - popcount(s[OCCUPIED] & row)
+        out[k, nf + R_EMPTY] = length - bit_count(s[OCCUPIED] & row)
         out[k, nf + R_LENGTH] = length
 
 
-@nb.njit(cache=True)
+@kernel
 def after(t: np.ndarray, stats: np.ndarray, pagoda: np.int64, kind: np.int64, cell: np.int64):
     """(best before, best after, empty before, length) of the row of `cell` (`_RowStats.after`)."""
+    return after_row(t, stats, t[t[T_ROW_OF] + pagoda * t[N_CELLS] + cell], kind)
+
+
+@kernel
+def after_row(t: np.ndarray, stats: np.ndarray, k: np.int64, kind: np.int64):
+    """(best before, best after, empty before, length) of row `k` for a tile of `kind`."""
     nf = t[N_FLOWERS]
-    k = t[t[T_ROW_OF] + pagoda * t[N_CELLS] + cell]
     best = stats[k, nf + R_BEST]
     empty = stats[k, nf + R_EMPTY]
     length = stats[k, nf + R_LENGTH]
@@ -84,7 +90,7 @@ def after(t: np.ndarray, stats: np.ndarray, pagoda: np.int64, kind: np.int64, ce
     return best, max(best, grown), empty, length
 
 
-@nb.njit(cache=True)
+@kernel
 def option(t, s, i: np.int64, stats: np.ndarray, pagoda: np.int64) -> tuple:
     """Legal action `i`: its kind, space, bird points now and `after` on `pagoda`'s row."""
     action = s[t[S_LEGAL] + i]
@@ -95,7 +101,7 @@ def option(t, s, i: np.int64, stats: np.ndarray, pagoda: np.int64) -> tuple:
     return kind, cell, birds, before, grown, empty, length
 
 
-@nb.njit(cache=True)
+@kernel
 def pick(t, s, scores: np.ndarray, pool: np.ndarray, g: np.ndarray, keep_koi: bool) -> np.int64:
     """The pool within EPS of the top score, best first and ties in legal order (stable
     sort on -score), less the koi plays with `keep_koi` if any remain; one draw picks."""
@@ -126,7 +132,7 @@ def pick(t, s, scores: np.ndarray, pool: np.ndarray, g: np.ndarray, keep_koi: bo
     return s[legal + pool[np.int64(rng.random(g) * size)]]
 
 
-@nb.njit(cache=True)
+@kernel
 def greedy_scores(t: np.ndarray, s: np.ndarray, seat: np.int64, stats: np.ndarray, out) -> None:
     """Bird points plus the change in the seat's own flower points (`GreedyStrategy.terms`)."""
     pagoda = t[t[T_SEAT_PAGODA] + seat]
@@ -137,7 +143,7 @@ def greedy_scores(t: np.ndarray, s: np.ndarray, seat: np.int64, stats: np.ndarra
         out[i] = float(birds) + float(t[points + grown] - t[points + before])
 
 
-@nb.njit(cache=True)
+@kernel
 def potential(t: np.ndarray, best: float, length: np.int64) -> float:
     """Set points at `best`, interpolated and capped at the row's length (`_potential`)."""
     x = float(length) if length < best else best
@@ -148,10 +154,36 @@ def potential(t: np.ndarray, best: float, length: np.int64) -> float:
     return t[points + low] + (x - low) * (t[points + low + 1] - t[points + low])
 
 
-@nb.njit(cache=True)
-def heuristic_scores(t, s, seat: np.int64, w: np.ndarray, stats: np.ndarray, out) -> None:
+@kernel
+def row_changes(t, stats, pagoda: np.int64, kind: np.int64, fill: float, own: bool, out) -> None:
+    """For `kind` played into each row of `pagoda`: the change in the row's potential
+    (`own`) or the potential taken from it, exactly as `HeuristicStrategy.terms` computes
+    them per option; every option of one kind on one row shares its row's figure."""
+    for k in range(t[N_ROWS]):
+        before, grown, empty, length = after_row(t, stats, k, kind)
+        now = potential(t, before + fill * empty, length)
+        then = potential(t, grown + fill * (empty - 1), length)
+        out[k] = then - now if own else now - then
+
+
+@kernel
+def turns_left(t: np.ndarray, s: np.ndarray, seat: np.int64) -> np.int64:
+    """The seat's turns from this one to the end (`PlayerView.turns_left`)."""
+    n = t[N_PLAYERS]
+    turn = s[TURN] + (seat - s[TURN]) % n
+    count = 0
+    while turn < t[TURNS]:
+        count += 1
+        turn += n
+    return count
+
+
+@kernel
+def heuristic_scores(t, s, seat: np.int64, w: np.ndarray, stats: np.ndarray, changes, out) -> None:
     """Weighted birds, own row potential, spoiled rival potential and the koi kept
-    (`HeuristicStrategy.terms`); `stats[0]` holds the own pagoda, then the rivals'."""
+    (`HeuristicStrategy.terms`); `stats[0]` holds the own pagoda, then the rivals', and
+    `changes` (one row per side) each row's change in potential for the kind at hand.
+    The legal actions come kind by kind, so the rows' figures are made once per kind."""
     my_side = t[t[T_SIDE] + seat]
     fill = w[FILL] * (w[TEAM] if t[N_SIDES] < t[N_PLAYERS] else 1.0)
     own = t[t[T_SIDE_PAGODA] + my_side]
@@ -161,30 +193,37 @@ def heuristic_scores(t, s, seat: np.int64, w: np.ndarray, stats: np.ndarray, out
         if side != my_side:
             rivals += 1
             row_stats(t, s, t[t[T_SIDE_PAGODA] + side], stats[rivals])
-    n = t[N_PLAYERS]
-    turns_left = 0
-    for turn in range(s[TURN], t[TURNS]):
-        if turn % n == seat:
-            turns_left += 1
-    koi_cost = w[KOI_WEIGHT] * (turns_left - 1) / t[PER_PLAYER]
+    koi_cost = w[KOI_WEIGHT] * (turns_left(t, s, seat) - 1) / t[PER_PLAYER]
     koi = t[KOI_KIND]
-    for i in range(s[N_LEGAL]):
-        kind, cell, birds, before, grown, empty, length = option(t, s, i, stats[0], own)
-        gain = potential(t, grown + fill * (empty - 1), length) - potential(
-            t, before + fill * empty, length
-        )
-        loss = 0.0
+    n_cells = t[N_CELLS]
+    legal = t[S_LEGAL]
+    row_of = t[T_ROW_OF]
+    n = s[N_LEGAL]
+    i = 0
+    while i < n:
+        kind = s[legal + i] // n_cells
+        base = kind * n_cells
+        row_changes(t, stats[0], own, kind, fill, True, changes[0])
         r = 0
         for side in range(t[N_SIDES]):
             if side != my_side:
                 r += 1
-                pagoda = t[t[T_SIDE_PAGODA] + side]
-                before, grown, empty, length = after(t, stats[r], pagoda, kind, cell)
-                loss += potential(t, before + fill * empty, length) - potential(
-                    t, grown + fill * (empty - 1), length
-                )
-        score = w[BIRDS] * birds
-        score += w[ROWS] * gain
-        score += w[SPOIL] * loss
-        score += -koi_cost if kind == koi else 0.0
-        out[i] = score
+                row_changes(t, stats[r], t[t[T_SIDE_PAGODA] + side], kind, fill, False, changes[r])
+        keep = -koi_cost if kind == koi else 0.0
+        while i < n and base <= s[legal + i] < base + n_cells:
+            cell = s[legal + i] - base
+            birds, _ = bird_points(t, s, kind, cell)
+            gain = changes[0, t[row_of + own * n_cells + cell]]
+            loss = 0.0
+            r = 0
+            for side in range(t[N_SIDES]):
+                if side != my_side:
+                    r += 1
+                    pagoda = t[t[T_SIDE_PAGODA] + side]
+                    loss += changes[r, t[row_of + pagoda * n_cells + cell]]
+            score = w[BIRDS] * birds
+            score += w[ROWS] * gain
+            score += w[SPOIL] * loss
+            score += keep
+            out[i] = score
+            i += 1

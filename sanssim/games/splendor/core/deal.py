@@ -3,16 +3,17 @@ decks and nobles shuffled by their own streams, the display, the first turn's ch
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.rules import N_TAKE_SETS, start_turn
-from sanssim.games.splendor.core.state import copy, inline, jit, pop_deck, push, seat
+from sanssim.games.splendor.core.state import copy, inline, pop_deck, push, seat
 
 
-@jit
+@nb.njit(cache=True)
 def deal(
     S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, seeds: np.ndarray, record: int, g: np.ndarray
 ) -> None:

@@ -43,6 +43,15 @@ def _larger(a: float, b: float) -> float:
     return b if b > a else a
 
 
+@jit
+def _largest(values: np.ndarray) -> float:
+    """Python's `max(values)`: the first of the greatest."""
+    top = values[0]
+    for i in range(1, values.shape[0]):
+        top = _larger(top, values[i])
+    return top
+
+
 @inline
 def _colour_values(
     S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
@@ -167,7 +176,7 @@ def heuristic_scores(
         elif a < E.BUY:
             score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
             if S[L.SUPPLY + E.GOLD]:
-                score += w[W_GOLD_GAIN] + want.max()
+                score += w[W_GOLD_GAIN] + _largest(want)
                 score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
             if a < E.RESERVE_BLIND:
                 slot = a - E.RESERVE

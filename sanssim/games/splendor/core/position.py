@@ -22,7 +22,7 @@ jit = nb.njit(cache=True)
 FLOATS = 64
 
 
-@jit
+@nb.njit(cache=True)
 def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
         np.empty(MAX_CARDS, dtype=np.int64),

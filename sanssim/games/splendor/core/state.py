@@ -5,10 +5,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled.kernel import kernel
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 
-jit = nb.njit(cache=True)
+jit = kernel  # no reference counts: what allocates is a plain `nb.njit`
 # for the wrappers called from one place: inlined there, no compiled library of their own
 inline = nb.njit(cache=True, inline="always")
 
