@@ -90,7 +90,7 @@ def changes_of(t: np.ndarray, floats: np.ndarray) -> np.ndarray:
     return floats[2 * t[MAX_LEGAL] :].reshape((max(1, t[N_SIDES]), t[N_ROWS]))
 
 
-@kernel
+@nb.njit(cache=True)  # not a kernel: `ismcts` allocates its tree
 def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
     """The action the current seat's strategy `code` with parameters `w` picks. Work
     space: `stats` (row stats), `floats` (`float_work`), `ints` (`int_work`); `policy`
