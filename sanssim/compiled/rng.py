@@ -21,6 +21,9 @@ STATE = N + 1  # words, then the position
 _MATRIX_A = np.uint32(0x9908B0DF)
 _UPPER = np.uint32(0x80000000)
 _LOWER = np.uint32(0x7FFFFFFF)
+_ARRAY_1 = np.uint32(1664525)  # init_by_array's multipliers
+_ARRAY_2 = np.uint32(1566083941)
+LANES = 64  # generators `seed_block` seeds side by side
 
 
 def new_generators(count: int) -> np.ndarray:
@@ -59,41 +62,30 @@ _INITIAL = _initial_state()
 @nb.njit(cache=True)
 def seed(g: np.ndarray, value: np.int64) -> None:
     """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64 (or its
-    bit pattern as an int64)."""
-    v = np.uint64(value)
-    key = (np.uint32(v & np.uint64(0xFFFFFFFF)), np.uint32(v >> np.uint64(32)))
-    key_length = 2 if key[1] != 0 else 1
-    g[:] = _INITIAL
-    i, j = 1, 0
-    mask = np.uint64(0xFFFFFFFF)
-    for _ in range(max(N, key_length)):
-        prev = np.uint64(g[i - 1])
-        spread = (prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)
-        mixed = (np.uint64(g[i]) ^ spread) & mask
-        g[i] = np.uint32((mixed + np.uint64(key[j]) + np.uint64(j)) & mask)
-        i += 1
-        j += 1
-        if i >= N:
-            g[0] = g[N - 1]
-            i = 1
-        if j >= key_length:
-            j = 0
-    for _ in range(N - 1):
-        prev = np.uint64(g[i - 1])
-        spread = (prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)
-        mixed = (np.uint64(g[i]) ^ spread) & mask
-        g[i] = np.uint32((mixed - np.uint64(i)) & mask)
-        i += 1
-        if i >= N:
-            g[0] = g[N - 1]
-            i = 1
-    g[0] = np.uint32(0x80000000)
+    bit pattern as an int64): `init_by_array` on its one or two 32-bit words."""
+    even, odd = _key_addends(value)
+    prev = _INITIAL[0]
+    for i in range(1, N):  # the first loop's steps 0 to 622, on words 1 to 623
+        prev = np.uint32((_INITIAL[i] ^ _spread(prev, _ARRAY_1)) + (even if i % 2 else odd))
+        g[i] = prev
+    prev = np.uint32((g[1] ^ _spread(prev, _ARRAY_1)) + odd)  # its step 623, on word 1
+    g[1] = prev
+    for i in range(2, N):  # the second loop: words 2 to 623, then word 1
+        prev = np.uint32((g[i] ^ _spread(prev, _ARRAY_2)) - np.uint32(i))
+        g[i] = prev
+    g[1] = np.uint32((g[1] ^ _spread(prev, _ARRAY_2)) - np.uint32(1))
+    g[0] = _UPPER
     g[N] = N
 
 
-LANES = 64  # generators `seed_block` seeds side by side
-_ARRAY_1 = np.uint32(1664525)  # init_by_array's multipliers
-_ARRAY_2 = np.uint32(1566083941)
+@nb.njit(cache=True, inline="always")
+def _key_addends(value: np.int64) -> tuple[np.uint32, np.uint32]:
+    """What init_by_array's first loop adds at its even and its odd steps (key[j] + j):
+    the key is the value's low 32-bit word, then its high one when that is not 0."""
+    v = np.uint64(value)
+    low = np.uint32(v & np.uint64(0xFFFFFFFF))
+    high = np.uint32(v >> np.uint64(32))
+    return low, (np.uint32(high + np.uint32(1)) if high != 0 else low)
 
 
 @nb.njit(cache=True)
@@ -112,11 +104,7 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
     for start in range(0, len(rows), LANES):
         used = min(LANES, len(rows) - start)
         for lane in range(LANES):
-            v = np.uint64(values[start + min(lane, used - 1)])
-            low = np.uint32(v & np.uint64(0xFFFFFFFF))
-            high = np.uint32(v >> np.uint64(32))
-            even[lane] = low  # key word 0 (plus j = 0)
-            odd[lane] = np.uint32(high + np.uint32(1)) if high != 0 else low  # word 1 plus 1
+            even[lane], odd[lane] = _key_addends(values[start + min(lane, used - 1)])
             prev[lane] = _INITIAL[0]
         for i in range(1, N):  # the first loop's steps 0 to 622, on words 1 to 623
             _array_step(lanes, i, True, prev, even if i % 2 == 1 else odd)
