@@ -20,9 +20,14 @@ def derive_seed(*parts: int | str) -> int:
     return int.from_bytes(digest, "big") >> (64 - SEED_BITS)
 
 
+def strategy_parts(seat: int) -> tuple[int, int]:
+    """What follows the game seed in the derivation of seat `seat`'s strategy seed."""
+    return (seat, 1)
+
+
 def strategy_seed(game_seed: int, seat: int) -> int:
     """The seed of seat `seat`'s strategy stream in the game of `game_seed`."""
-    return derive_seed(game_seed, seat, 1)
+    return derive_seed(game_seed, *strategy_parts(seat))
 
 
 def stream(seed: int, source: str) -> random.Random:

@@ -12,15 +12,9 @@ from sanssim.analysis import figures, fmt, pairs, quality, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.quality import margin, winning
 from sanssim.analysis.section import FEW_ARMS, Context, Section
-from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table
+from sanssim.analysis.stats import ALPHA, chi2_gof, mean_table, rate_table, win_share
 
 TITLE = "Balance for every game"
-
-
-def win_share() -> pl.Expr:
-    """1 for a sole winner, 1/k for each of k tied winners: shares sum to one per game."""
-    wins = pl.col("winner").cast(pl.Float64)
-    return wins / wins.sum().over("run", "game_id")
 
 
 def with_sides(ctx: Context) -> pl.LazyFrame:

@@ -17,11 +17,10 @@ import polars as pl
 from sanssim.analysis import fmt, interaction, paired
 from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Heading, Para, Table
-from sanssim.analysis.generic import win_share
 from sanssim.analysis.interaction import Term
 from sanssim.analysis.pairs import LENGTH, facet_text, find_pairs, pair_games
 from sanssim.analysis.section import Answer, Context, Section
-from sanssim.analysis.stats import rate_table
+from sanssim.analysis.stats import rate_table, win_share
 
 TITLE = "Robustness: the conclusions under each strategy line-up"
 EFFECTS = {

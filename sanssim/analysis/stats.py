@@ -372,3 +372,9 @@ def t_quantile(p: float, df: float) -> float:
         if hi - lo <= 1e-12 * hi:
             break
     return (lo + hi) / 2
+
+
+def win_share() -> pl.Expr:
+    """1 for a sole winner, 1/k for each of k tied winners: shares sum to one per game."""
+    wins = pl.col("winner").cast(pl.Float64)
+    return wins / wins.sum().over("run", "game_id")

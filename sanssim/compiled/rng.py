@@ -21,6 +21,9 @@ STATE = N + 1  # words, then the position
 _MATRIX_A = np.uint32(0x9908B0DF)
 _UPPER = np.uint32(0x80000000)
 _LOWER = np.uint32(0x7FFFFFFF)
+_ARRAY_1 = np.uint32(1664525)  # init_by_array's multipliers
+_ARRAY_2 = np.uint32(1566083941)
+LANES = 64  # generators `seed_block` seeds side by side
 
 
 def new_generators(count: int) -> np.ndarray:
@@ -59,51 +62,104 @@ _INITIAL = _initial_state()
 @nb.njit(cache=True)
 def seed(g: np.ndarray, value: np.int64) -> None:
     """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64 (or its
-    bit pattern as an int64)."""
-    v = np.uint64(value)
-    key = (np.uint32(v & np.uint64(0xFFFFFFFF)), np.uint32(v >> np.uint64(32)))
-    key_length = 2 if key[1] != 0 else 1
-    g[:] = _INITIAL
-    i, j = 1, 0
-    mask = np.uint64(0xFFFFFFFF)
-    for _ in range(max(N, key_length)):
-        prev = np.uint64(g[i - 1])
-        spread = (prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)
-        mixed = (np.uint64(g[i]) ^ spread) & mask
-        g[i] = np.uint32((mixed + np.uint64(key[j]) + np.uint64(j)) & mask)
-        i += 1
-        j += 1
-        if i >= N:
-            g[0] = g[N - 1]
-            i = 1
-        if j >= key_length:
-            j = 0
-    for _ in range(N - 1):
-        prev = np.uint64(g[i - 1])
-        spread = (prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)
-        mixed = (np.uint64(g[i]) ^ spread) & mask
-        g[i] = np.uint32((mixed - np.uint64(i)) & mask)
-        i += 1
-        if i >= N:
-            g[0] = g[N - 1]
-            i = 1
-    g[0] = np.uint32(0x80000000)
+    bit pattern as an int64): `init_by_array` on its one or two 32-bit words."""
+    even, odd = _key_addends(value)
+    prev = _INITIAL[0]
+    for i in range(1, N):  # the first loop's steps 0 to 622, on words 1 to 623
+        prev = np.uint32((_INITIAL[i] ^ _spread(prev, _ARRAY_1)) + (even if i % 2 else odd))
+        g[i] = prev
+    prev = np.uint32((g[1] ^ _spread(prev, _ARRAY_1)) + odd)  # its step 623, on word 1
+    g[1] = prev
+    for i in range(2, N):  # the second loop: words 2 to 623, then word 1
+        prev = np.uint32((g[i] ^ _spread(prev, _ARRAY_2)) - np.uint32(i))
+        g[i] = prev
+    g[1] = np.uint32((g[1] ^ _spread(prev, _ARRAY_2)) - np.uint32(1))
+    g[0] = _UPPER
     g[N] = N
+
+
+@nb.njit(cache=True, inline="always")
+def _key_addends(value: np.int64) -> tuple[np.uint32, np.uint32]:
+    """What init_by_array's first loop adds at its even and its odd steps (key[j] + j):
+    the key is the value's low 32-bit word, then its high one when that is not 0."""
+    v = np.uint64(value)
+    low = np.uint32(v & np.uint64(0xFFFFFFFF))
+    high = np.uint32(v >> np.uint64(32))
+    return low, (np.uint32(high + np.uint32(1)) if high != 0 else low)
+
+
+@nb.njit(cache=True)
+def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
+    """Seed `gens[rows[k]]` for `values[k]`, then twist it as its first draw would: the
+    state `random.Random(values[k])` is in once it has drawn, at position 0, so the same
+    draws as after `seed`.
+
+    Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
+    by side, word i of every lane together, and each generator's row is copied out of
+    the block at the end."""
+    lanes = np.empty((N, LANES), dtype=np.uint32)
+    prev = np.empty(LANES, dtype=np.uint32)
+    even = np.empty(LANES, dtype=np.uint32)  # added at init_by_array's even steps
+    odd = np.empty(LANES, dtype=np.uint32)  # and at its odd ones
+    for start in range(0, len(rows), LANES):
+        used = min(LANES, len(rows) - start)
+        for lane in range(LANES):
+            even[lane], odd[lane] = _key_addends(values[start + min(lane, used - 1)])
+            prev[lane] = _INITIAL[0]
+        for i in range(1, N):  # the first loop's steps 0 to 622, on words 1 to 623
+            _array_step(lanes, i, True, prev, even if i % 2 == 1 else odd)
+        _array_step(lanes, 1, False, prev, odd)  # its step 623, on word 1 again
+        for i in range(2, N):  # the second loop: words 2 to 623, then word 1
+            _final_step(lanes, i, prev)
+        _final_step(lanes, 1, prev)
+        for lane in range(used):
+            g = gens[rows[start + lane]]
+            g[0] = _UPPER
+            for i in range(1, N):
+                g[i] = lanes[i, lane]
+            _twist(g)
+            g[N] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _spread(q: np.uint32, multiplier: np.uint32) -> np.uint32:
+    return np.uint32((q ^ (q >> np.uint32(30))) * multiplier)
+
+
+@nb.njit(cache=True, inline="always")
+def _array_step(lanes: np.ndarray, i: int, first: bool, prev: np.ndarray, add: np.ndarray) -> None:
+    """`mt[i] = (mt[i] ^ spread(mt[i - 1])) + key[j] + j` in every lane; at word i's
+    `first` step, mt[i] is still the common start, `_INITIAL[i]`."""
+    for lane in range(LANES):
+        was = _INITIAL[i] if first else lanes[i, lane]
+        cur = np.uint32((was ^ _spread(prev[lane], _ARRAY_1)) + add[lane])
+        lanes[i, lane] = cur
+        prev[lane] = cur
+
+
+@nb.njit(cache=True, inline="always")
+def _final_step(lanes: np.ndarray, i: int, prev: np.ndarray) -> None:
+    """`mt[i] = (mt[i] ^ spread(mt[i - 1])) - i` in every lane."""
+    for lane in range(LANES):
+        cur = np.uint32((lanes[i, lane] ^ _spread(prev[lane], _ARRAY_2)) - np.uint32(i))
+        lanes[i, lane] = cur
+        prev[lane] = cur
 
 
 @nb.njit(cache=True)
 def _twist(g: np.ndarray) -> None:
-    for kk in range(N - 1):
-        y = (g[kk] & _UPPER) | (g[kk + 1] & _LOWER)
-        g[kk] = g[(kk + M) % N] ^ _mix(y)
-    y = (g[N - 1] & _UPPER) | (g[0] & _LOWER)
-    g[N - 1] = g[M - 1] ^ _mix(y)
-    g[N] = 0
+    """The next 624 words in place (the loop split where `kk + M` wraps, which lets it
+    vectorise)."""
+    for kk in range(N - M):
+        g[kk] = g[kk + M] ^ _mix((g[kk] & _UPPER) | (g[kk + 1] & _LOWER))
+    for kk in range(N - M, N - 1):
+        g[kk] = g[kk + M - N] ^ _mix((g[kk] & _UPPER) | (g[kk + 1] & _LOWER))
+    g[N - 1] = g[M - 1] ^ _mix((g[N - 1] & _UPPER) | (g[0] & _LOWER))
 
 
 @nb.njit(cache=True)
-def _mix(y: np.uint32) -> np.uint32:
-    return (y >> np.uint32(1)) ^ (_MATRIX_A if y & np.uint32(1) else np.uint32(0))
+def _mix(y):
+    return (y >> np.uint32(1)) ^ ((np.uint32(0) - (y & np.uint32(1))) & _MATRIX_A)
 
 
 @nb.njit(cache=True)
@@ -111,6 +167,7 @@ def word(g: np.ndarray) -> np.uint32:
     """The next 32-bit output (`genrand_uint32`)."""
     if g[N] >= N:
         _twist(g)
+        g[N] = 0
     y = g[g[N]]
     g[N] += 1
     y ^= y >> np.uint32(11)

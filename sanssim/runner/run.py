@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis.stats import mean_table, rate_table
+from sanssim.analysis.stats import mean_table, rate_table, win_share
 from sanssim.compiled import COMPILED, PYTHON, core_for, prepare
 from sanssim.games import DEFAULT_GAME, get_game
 from sanssim.rundir import scan
@@ -378,8 +378,6 @@ def _merged(outcomes: list[Outcome]) -> Outcome:
 def summary(run_dir: Path) -> pl.DataFrame:
     """Per seat and strategy: the mean score (`total_*`, t interval) and the win rate
     (`win_*`, Wilson interval), a shared win split 1/k as in reports, from the results parts."""
-    from sanssim.analysis.generic import win_share  # imports matplotlib: only when summing up
-
     manifest = read_json(run_dir / MANIFEST)
     if not manifest["parts"]:
         return pl.DataFrame()

@@ -36,6 +36,7 @@ PLAY, END = range(2)
 PHASE_NAMES = ("play", "end")
 HAND_SIZE = 2
 EMPTY = -1
+BAG_STREAM = "bag"  # the name of the game's one stream of chance
 CHUNKS = 4  # lookups that turn a frontier mask into actions (ceil(cells / 4) bits each)
 
 
@@ -243,7 +244,7 @@ class State(EngineState):
 
     def __init__(self, game: Game, seed: int, record: bool = False) -> None:
         n = game.config.n_players
-        rng = stream(seed, "bag")
+        rng = stream(seed, BAG_STREAM)
         self.game = game
         self.record = record
         self.n = n

@@ -47,6 +47,7 @@ N_SLOTS = SLOTS_PER_LEVEL * N_LEVELS
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULT_GEMS = {2: 4, 3: 5, 4: 7}
 EMPTY = -1
+NOBLES_STREAM = "nobles"  # the stream that shuffles the nobles; the decks' are deck_stream's
 
 # the colour sets of the take-different action: all triples, then pairs, then singles
 TAKE_SETS: tuple[tuple[int, ...], ...] = tuple(
@@ -71,6 +72,11 @@ A_TAKE3, A_TAKE2, A_RESERVE, A_BLIND, A_BUY, A_PASS = range(6)
 SOURCE_NAMES = ("display", "reserve", "deck:1", "deck:2", "deck:3")
 FROM_DISPLAY, FROM_RESERVE, FROM_DECK = 0, 1, 2
 END_REASONS = ("target", "stalemate", "round_cap")
+
+
+def deck_stream(level: int) -> str:
+    """The name of the stream that shuffles the level-`level` deck (1 to N_LEVELS)."""
+    return f"deck{level}"
 
 
 def _take_diff_table() -> tuple[tuple[int, ...], ...]:
@@ -328,7 +334,7 @@ class State(EngineState):
         decks = []
         for level, cards in enumerate(game.level_cards, start=1):
             deck = list(cards)
-            stream(seed, f"deck{level}").shuffle(deck)
+            stream(seed, deck_stream(level)).shuffle(deck)
             decks.append(deck)
         self.decks = decks
         display = [EMPTY] * N_SLOTS
@@ -341,7 +347,7 @@ class State(EngineState):
         self.display = display
         self.filled = filled
         nobles = list(range(len(game.components.nobles)))
-        stream(seed, "nobles").shuffle(nobles)
+        stream(seed, NOBLES_STREAM).shuffle(nobles)
         self.nobles_in_play = tuple(nobles[: cfg.resolved_nobles])
         self.table = list(self.nobles_in_play)
         self._start_turn()

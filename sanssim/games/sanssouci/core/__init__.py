@@ -15,7 +15,7 @@ from sanssim.compiled import CoreChunk
 from sanssim.games.sanssouci.engine import ROUNDS, Game, State
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
-from sanssim.seeding import strategy_seed
+from sanssim.seeding import strategy_parts
 from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
@@ -63,6 +63,7 @@ class SanssouciCore:
         games: Sequence[tuple[int, int]],
         record: bool,
     ) -> CoreChunk:
+        from sanssim.compiled.seeding import GAME_SEED, UNUSED, stream_table
         from sanssim.games.logs import results_frame, turns_frame, with_chosen
         from sanssim.games.sanssouci import log
         from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
@@ -72,17 +73,16 @@ class SanssouciCore:
         n = game.n_players
         ids = np.array(games, dtype=np.int64).reshape(-1, 2)
         kinds = np.array([_KINDS[spec.cls] for spec in specs], dtype=np.int64)
-        drawing = [seat for seat, spec in enumerate(specs) if spec.cls in _DRAWING]
-        seat_seeds = np.zeros((len(ids), n), dtype=np.int64)
-        for row, seed in enumerate(ids[:, 1].tolist()):
-            for seat in drawing:
-                seat_seeds[row, seat] = strategy_seed(seed, seat)
+        seats = [
+            strategy_parts(p) if spec.cls in _DRAWING else UNUSED for p, spec in enumerate(specs)
+        ]
+        streams = stream_table([GAME_SEED, *seats])
         w = np.stack([seat_weights(spec) for spec in specs])
         turns = ROUNDS * n
         results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
         picked = play_games(
-            pack_game(game), seeds, seat_seeds, kinds, w, record, results, turn_log, picks
+            pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks
         )
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}

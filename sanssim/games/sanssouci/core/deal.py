@@ -62,11 +62,10 @@ from sanssim.games.sanssouci.engine import (
 
 
 @nb.njit(cache=True)
-def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, seed: np.int64, record: bool) -> None:
-    """A new game in `st` as `State(game, seed, record)` deals it; `g` becomes its rng.
-    The first decision may be forced: `settle` it before asking a strategy."""
+def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
+    """A new game in `st` as `State(game, seed, record)` deals it, `g` its rng, seeded
+    from `seed`. The first decision may be forced: `settle` it before asking a strategy."""
     st[:] = 0
-    mt.seed(g, seed)
     n = gp[G_N]
     st[N] = n
     st[RECORD] = record

@@ -12,6 +12,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
+from sanssim.compiled import seeding
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
 from sanssim.games.sanssouci.core.layout import (
@@ -57,7 +58,7 @@ def choose(
 def play_games(
     gp: np.ndarray,
     seeds: np.ndarray,
-    seat_seeds: np.ndarray,
+    streams: np.ndarray,
     kinds: np.ndarray,
     w: np.ndarray,
     record: bool,
@@ -65,25 +66,26 @@ def play_games(
     log: np.ndarray,
     picks: np.ndarray,
 ) -> int:
-    """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`) seeded
-    `seat_seeds[k, p]`; results rows k * n + p; turn rows and choices in order when
-    `record`. Returns the number of choices written."""
+    """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`);
+    `streams` (`seeding.stream_table`) seeds the game's stream, then each seat's.
+    Results rows k * n + p; turn rows and choices in order when `record`. Returns the
+    number of choices written."""
     n = gp[G_N]
     st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
-    g = np.zeros(mt.STATE, dtype=np.uint32)
-    players = np.zeros((n, mt.STATE), dtype=np.uint32)
+    gens = seeding.new_block(streams)
     pos = np.zeros(1, dtype=np.int64)
     picked = 0
     work = work_array()
     for k in range(seeds.shape[0]):
-        deal(st, gp, g, seeds[k], record)
+        base = k % seeding.BLOCK_GAMES * (n + 1)
+        if base == 0:
+            seeding.seed_games(streams, seeds, k, gens)
+        g = gens[base]
+        deal(st, gp, g, record)
         settle(st, gp, g, log, pos)
-        for p in range(n):
-            if kinds[p] == RANDOM or kinds[p] >= LOOKAHEAD:  # the others never draw
-                mt.seed(players[p], seat_seeds[k, p])
         while st[PHASE] != END:
             p = st[CURRENT]
-            action = choose(st, gp, kinds[p], w[p], players[p], work)
+            action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
             if record:
                 picks[picked, 0] = pos[0]
                 picks[picked, 1] = action

@@ -3,8 +3,7 @@
 `SeikatsuCore` implements `sanssim.compiled.Core`. The rules are `engine`, the
 strategies `strategies` and `lookahead`, the chunk loop `chunk`; `tables` turns a
 `Game` into the flat table they read and `frames` turns their arrays into the log
-module's frames. Seeds are derived in Python once per game; nothing runs in Python
-per turn.
+module's frames. Nothing runs in Python per game or per turn.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.compiled import CoreChunk
+from sanssim.compiled.seeding import stream_table
 from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
@@ -34,10 +34,10 @@ from sanssim.games.seikatsu.core.tables import (
     game_table,
     state_array,
 )
-from sanssim.games.seikatsu.engine import Game, GameConfig, State
+from sanssim.games.seikatsu.engine import BAG_STREAM, Game, GameConfig, State
 from sanssim.games.seikatsu.plugin import GAME
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
-from sanssim.seeding import derive_seed, strategy_seed
+from sanssim.seeding import strategy_parts
 from sanssim.strategies.base import StrategySpec
 from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
@@ -73,13 +73,9 @@ def _compiled_params(spec: StrategySpec) -> bool:
     return all(abs(v) < EXACT for v in values.values())
 
 
-def _seeds(game: Game, games: Sequence[tuple[int, int]]) -> np.ndarray:
-    """Per game: the bag stream's seed, then each seat's strategy stream's (`play_game`)."""
-    seats = range(game.n_players)
-    return np.array(
-        [[derive_seed(seed, "bag")] + [strategy_seed(seed, p) for p in seats] for _, seed in games],
-        dtype=np.int64,
-    ).reshape(len(games), game.n_players + 1)
+def _streams(game: Game) -> np.ndarray:
+    """A game's streams: the bag's, then each seat's strategy stream's (`play_game`)."""
+    return stream_table([(BAG_STREAM,), *(strategy_parts(p) for p in range(game.n_players))])
 
 
 class SeikatsuCore:
@@ -124,9 +120,20 @@ class SeikatsuCore:
         scores = np.zeros((count, 4, n), dtype=np.int64)
         rows = np.zeros((count, t[N_SIDES], t[N_ROWS]), dtype=np.int64)
         ranks = np.zeros((count, t[N_SIDES]), dtype=np.int64)
-        seeds = _seeds(game, games)
+        seeds = np.array([seed for _, seed in games], dtype=np.int64)
         written = play_games(
-            t, codes, weights, POLICY, seeds, record, log, start, scores, rows, ranks
+            t,
+            codes,
+            weights,
+            POLICY,
+            seeds,
+            _streams(game),
+            record,
+            log,
+            start,
+            scores,
+            rows,
+            ranks,
         )
         results = frames.result_frame(run_id, game, strategies, games, start, scores, rows, ranks)
         if not record:

@@ -1,10 +1,11 @@
 """A whole chunk of Seikatsu games in one compiled call, `play_game` step for step.
 
-Each game seeds its bag stream and every seat's strategy stream from seeds derived in
-Python (`sanssim.seeding`), deals, and asks the seat to move while it has a choice;
-forced turns after a choice are played by `apply`, as `State.apply_action` does, so a
-strategy draws exactly when its Python version is asked. Turn rows go into one
-preallocated log block; each game's scores into per-game arrays.
+Each game's bag stream and every seat's strategy stream are seeded as `sanssim.seeding`
+derives them (`sanssim.compiled.seeding`, a block of games at a time); a game deals, and
+asks the seat to move while it has a choice; forced turns after a choice are played by
+`apply`, as `State.apply_action` does, so a strategy draws exactly when its Python
+version is asked. Turn rows go into one preallocated log block; each game's scores into
+per-game arrays.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sanssim.compiled import rng
+from sanssim.compiled import seeding
 from sanssim.games.seikatsu.core.engine import (
     LOG_ACTION,
     LOG_GAME,
@@ -41,15 +42,18 @@ from sanssim.games.seikatsu.core.tables import (
 
 
 @nb.njit(cache=True)
-def play_games(t, codes, weights, policy, seeds, record: bool, log, start, scores, rows, ranks):
-    """Play one game per row of `seeds` (bag seed, then one per seat). Writes the turn
+def play_games(
+    t, codes, weights, policy, seeds, streams, record: bool, log, start, scores, rows, ranks
+):
+    """Play one game per game seed in `seeds`, its streams the bag's, then each seat's
+    (`streams`, a `seeding.stream_table`). Writes the turn
     log (with `record`), and per game: start tiles, scores (side bird points, side
     totals, own bird points, koi played), each side's row points and ranks. Returns the
     number of log rows written."""
     n = t[N_PLAYERS]
     sides = t[N_SIDES]
     s = new_state(t)
-    gens = np.zeros((n + 1, rng.STATE), dtype=np.uint32)
+    gens = seeding.new_block(streams)
     stats = np.zeros((max(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
     floats = float_work(t)
     ints = int_work(t)
@@ -57,14 +61,15 @@ def play_games(t, codes, weights, policy, seeds, record: bool, log, start, score
     place = np.zeros(sides, dtype=np.int64)
     row = 0 if record else -1
     for gi in range(seeds.shape[0]):
-        for i in range(n + 1):
-            rng.seed(gens[i], seeds[gi, i])
-        deal(t, s, gens[0])
+        base = gi % seeding.BLOCK_GAMES * (n + 1)
+        if base == 0:
+            seeding.seed_games(streams, seeds, gi, gens)
+        deal(t, s, gens[base])
         first = row
         while s[N_LEGAL] > 0:
             p = s[CURRENT]
             action = decide(
-                t, s, codes[p], weights[p], gens[1 + p], stats, floats, ints, policy, log
+                t, s, codes[p], weights[p], gens[base + 1 + p], stats, floats, ints, policy, log
             )
             if record:
                 log[row, LOG_ACTION] = action

@@ -1,6 +1,6 @@
 """Splendor's compiled core: the `sanssim.compiled.Core` of the Splendor game type.
 
-`play_chunk` derives each game's seeds in Python (as `State.__init__` and `play_game` do),
+`play_chunk` describes each game's streams (as `State.__init__` and `play_game` seed them),
 plays the whole chunk in one compiled call (`play.play_games`) and builds the frames with
 the shared frame builders (`sanssim.games.logs`) and the log module's own columns, so
 names, types and row order are the Python path's by construction.
@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.compiled import ChunkRefused, CoreChunk
+from sanssim.compiled.seeding import UNUSED, stream_table
 from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.splendor.core import layout
 from sanssim.games.splendor.core.play import (
@@ -31,7 +32,6 @@ from sanssim.games.splendor.core.play import (
     S_RANK,
     S_RESERVED_LEFT,
     S_TOKENS,
-    SEEDS_BEFORE_SEATS,
     play_games,
 )
 from sanssim.games.splendor.core.strategies import (
@@ -42,10 +42,18 @@ from sanssim.games.splendor.core.strategies import (
     LOOKAHEAD,
     RANDOM,
 )
-from sanssim.games.splendor.engine import END_REASONS, N_GEMS, N_LEVELS, Game, GameConfig
+from sanssim.games.splendor.engine import (
+    END_REASONS,
+    N_GEMS,
+    N_LEVELS,
+    NOBLES_STREAM,
+    Game,
+    GameConfig,
+    deck_stream,
+)
 from sanssim.games.splendor.log import seat_columns, table_columns
 from sanssim.games.splendor.plugin import GAME
-from sanssim.seeding import derive_seed, strategy_seed
+from sanssim.seeding import strategy_parts
 from sanssim.strategies.base import StrategySpec
 
 MAX_PARAMS = 16
@@ -70,14 +78,16 @@ def _kinds() -> dict[type, int]:
     }
 
 
-def game_seeds(seed: int, n_players: int) -> list[int]:
-    """A game's derived seeds in the order `play_games` reads them: the decks, the nobles,
-    then each seat's strategy stream (`strategy_rng`)."""
-    return [
-        *(derive_seed(seed, f"deck{level}") for level in range(1, N_LEVELS + 1)),
-        derive_seed(seed, "nobles"),
-        *(strategy_seed(seed, seat) for seat in range(n_players)),
+def game_streams(specs: Sequence[StrategySpec]) -> np.ndarray:
+    """A game's streams in the order `play_games` draws them: the decks, the nobles, then
+    each seat's strategy stream (`strategy_rng`), left unseeded for seats that never draw."""
+    kinds = _kinds()
+    seats = [
+        strategy_parts(p) if kinds[s.cls] in (RANDOM, LOOKAHEAD, ISMCTS) else UNUSED
+        for p, s in enumerate(specs)
     ]
+    decks = [(deck_stream(level),) for level in range(1, N_LEVELS + 1)]
+    return stream_table([*decks, (NOBLES_STREAM,), *seats])
 
 
 def seat_arrays(specs: Sequence[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
@@ -124,13 +134,20 @@ class SplendorCore:
         games: Sequence[tuple[int, int]],
         record: bool,
     ) -> CoreChunk:
-        n = game.n_players
         cfg, cards, nobles = layout.tables(game)
-        seeds = np.array([game_seeds(seed, n) for _, seed in games], dtype=np.int64)
-        seeds = seeds.reshape(len(games), SEEDS_BEFORE_SEATS + n)
+        seeds = np.array([seed for _, seed in games], dtype=np.int64)
+        streams = game_streams(specs)
         seat_kinds, params = seat_arrays(specs)
         seats, per_game, turns, log, picks = play_games(
-            cfg, cards, nobles, layout.state_size(game), seeds, seat_kinds, params, int(record)
+            cfg,
+            cards,
+            nobles,
+            layout.state_size(game),
+            seeds,
+            streams,
+            seat_kinds,
+            params,
+            int(record),
         )
         failed = [games[i][0] for i in np.flatnonzero(per_game[:, G_END_REASON] == FAILED)]
         if failed:

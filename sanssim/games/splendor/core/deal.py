@@ -15,9 +15,10 @@ from sanssim.games.splendor.core.state import copy, inline, pop_deck, push, seat
 
 @nb.njit(cache=True)
 def deal(
-    S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, seeds: np.ndarray, record: int, g: np.ndarray
+    S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, record: int, gens: np.ndarray, base: int
 ) -> None:
-    """A new game in `S` (`State.__init__`): seeds are the deck and noble streams'."""
+    """A new game in `S` (`State.__init__`): `gens[base + level - 1]` is the stream of the
+    level's deck, `gens[base + N_LEVELS]` the nobles' stream, each seeded."""
     for i in range(len(S)):
         S[i] = 0
     n = cfg[L.C_N]
@@ -37,14 +38,12 @@ def deal(
         count = cfg[L.C_LEVEL_COUNT + level]
         for i in range(count):
             S[start + i] = cfg[L.C_LEVEL_CARDS + cfg[L.C_LEVEL_START + level] + i]
-        rng.seed(g, seeds[level])
-        rng.shuffle(g, S[start : start + count], count)
+        rng.shuffle(gens[base + level], S[start : start + count], count)
         S[L.H_DECK_LEFT + level] = count
     for slot in range(E.N_SLOTS):
         S[L.DISPLAY + slot] = pop_deck(S, cfg, slot // E.SLOTS_PER_LEVEL)
     order = np.arange(cfg[L.C_N_ALL_NOBLES])
-    rng.seed(g, seeds[E.N_LEVELS])
-    rng.shuffle(g, order, len(order))
+    rng.shuffle(gens[base + E.N_LEVELS], order, len(order))
     S[L.H_N_TABLE] = cfg[L.C_NOBLES]
     for i in range(cfg[L.C_NOBLES]):
         S[L.TABLE + i] = order[i]

@@ -1,10 +1,10 @@
 """Whole chunks of Splendor games in one compiled call: deal, play, results and turn log.
 
-Per game the caller gives the derived seeds (three decks, the nobles, then each seat's
-strategy stream, as `State.__init__` and `play_game` derive them); per seat a strategy
-kind and its parameters. Out come a results row per seat, a row per game and, when
-recording, every turn record in game order and every choice made (its turn record's row,
-the action), in order.
+Per game the caller gives the game seed and a stream table (`sanssim.compiled.seeding`:
+three decks, the nobles, then each seat's strategy stream, as `State.__init__` and
+`play_game` derive them); per seat a strategy kind and its parameters. Out come a
+results row per seat, a row per game and, when recording, every turn record in game order
+and every choice made (its turn record's row, the action), in order.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sanssim.compiled import rng
+from sanssim.compiled import seeding
 from sanssim.games.splendor.core.deal import deal
 from sanssim.games.splendor.core.layout import (
     C_MAX_ROUNDS,
@@ -37,7 +37,7 @@ from sanssim.games.splendor.core.layout import (
 from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply, settle
 from sanssim.games.splendor.core.state import copy, inline, ranks_of, seat
-from sanssim.games.splendor.core.strategies import FAILED, LOOKAHEAD, RANDOM, choose
+from sanssim.games.splendor.core.strategies import FAILED, choose
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
 # a results row per seat
@@ -56,7 +56,7 @@ S_TOKENS = S_BONUSES + N_GEMS
 SEAT_ROW = S_TOKENS + N_GEMS + 1
 # a row per game: rounds, end reason, the nobles in play
 G_ROUNDS, G_END_REASON, G_IN_PLAY = 0, 1, 2
-SEEDS_BEFORE_SEATS = N_LEVELS + 1  # deck 1-3, nobles
+STREAMS_BEFORE_SEATS = N_LEVELS + 1  # deck 1-3, nobles
 
 
 @inline
@@ -105,18 +105,18 @@ def play_games(
     nobles: np.ndarray,
     size: int,
     seeds: np.ndarray,
+    streams: np.ndarray,
     kinds: np.ndarray,
     params: np.ndarray,
     record: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per row of `seeds`; (seat rows, game rows, turns per game, records,
-    choices). A game where a strategy fails stops there: its end reason is FAILED, it logs
-    no turn."""
+    """Play one game per game seed in `seeds`; (seat rows, game rows, turns per game,
+    records, choices). A game where a strategy fails stops there: its end reason is
+    FAILED, it logs no turn."""
     games = seeds.shape[0]
     n = cfg[C_N]
     S = np.zeros(size, dtype=np.int64)
-    g = np.zeros(rng.STATE, dtype=np.uint32)
-    players = np.zeros((n, rng.STATE), dtype=np.uint32)
+    gens = seeding.new_block(streams)
     most = cfg[C_MAX_ROUNDS] * n if record else 0  # turns a game can last
     seats = np.zeros((games * n, SEAT_ROW), dtype=np.int64)
     per_game = np.zeros((games, G_IN_PLAY + cfg[C_NOBLES]), dtype=np.int64)
@@ -133,15 +133,25 @@ def play_games(
             _copy_rows(grown, log, rows)
             log = grown
         game_log = log[rows:]
-        deal(S, cfg, cards, seeds[i], record, g)
-        for p in range(n):
-            if kinds[p] == RANDOM or kinds[p] >= LOOKAHEAD:  # the others never draw
-                rng.seed(players[p], seeds[i, SEEDS_BEFORE_SEATS + p])
+        base = i % seeding.BLOCK_GAMES * streams.shape[0]
+        if base == 0:
+            seeding.seed_games(streams, seeds, i, gens)
+        deal(S, cfg, cards, record, gens, base)
         settle(S, cfg, cards, nobles, game_log)
         first_pick = picked
         while S[H_N_LEGAL] > 0:
             p = S[H_CURRENT]
-            action = choose(S, cfg, cards, nobles, kinds[p], params[p], players[p], work, scores)
+            action = choose(
+                S,
+                cfg,
+                cards,
+                nobles,
+                kinds[p],
+                params[p],
+                gens[base + STREAMS_BEFORE_SEATS + p],
+                work,
+                scores,
+            )
             if action == FAILED:
                 break
             if record:
