@@ -3,11 +3,14 @@ core's determinisation, option ranking and heuristic rollouts (`lookahead`).
 
 The context is (the game's tables, an unwritten log, heuristic scores and work space).
 A world's decks are its only chance, fixed by `determinize`, so a world needs no
-stream of its own; the rollouts' uniform draws come from the player's stream.
+stream of its own; the rollouts' uniform draws come from the player's stream. The
+hooks are plain `nb.njit`, not the core's reference-count-free kernels: the search
+allocates its tree and the ranking sorts.
 """
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from sanssim.compiled.ismcts import PARAMS, searcher
@@ -16,15 +19,15 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.lookahead import determinize, play_out, ranked
 from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply
-from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
+from sanssim.games.splendor.core.state import copy, ranks_of, seat
 
 
-@jit
+@nb.njit(cache=True)
 def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
     determinize(root, ctx[0], ctx[1], root[L.H_CURRENT], g, world)
 
 
-@jit
+@nb.njit(cache=True)
 def _options(ctx, world, width, out) -> int:  # type: ignore[no-untyped-def]
     n = world[L.H_N_LEGAL]
     if width < 1 or n <= width:
@@ -36,27 +39,27 @@ def _options(ctx, world, width, out) -> int:  # type: ignore[no-untyped-def]
     return width
 
 
-@jit
+@nb.njit(cache=True)
 def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
     apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
 
 
-@jit
+@nb.njit(cache=True)
 def _over(world) -> bool:  # type: ignore[no-untyped-def]
     return world[L.H_N_LEGAL] == 0
 
 
-@jit
+@nb.njit(cache=True)
 def _mover(world) -> int:  # type: ignore[no-untyped-def]
     return world[L.H_CURRENT]
 
 
-@jit
+@nb.njit(cache=True)
 def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     play_out(world, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], g, uniform)
 
 
-@jit
+@nb.njit(cache=True)
 def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
     n = ranks.shape[0]
     ranks_of(world, n, ctx[0][L.C_TIES_LATER], ranks)
@@ -67,7 +70,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
 _search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
 
 
-@jit
+@nb.njit(cache=True)
 def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
            params: np.ndarray, g: np.ndarray, visits: np.ndarray,
            means: np.ndarray) -> int:  # fmt: skip
