@@ -115,7 +115,7 @@ def gap_draws(shares: np.ndarray, picks: np.ndarray) -> np.ndarray:
     for block in np.array_split(np.arange(draws), max(1, min(draws, -(-picks.size // DRAW_BLOCK)))):
         flat = (picks[block] + games * np.arange(len(block))[:, None]).ravel()
         counts = np.bincount(flat, minlength=len(block) * games).reshape(len(block), games)
-        means.append(counts @ shares / games)
+        means.append(counts.astype(np.float64) @ shares / games)
     return np.abs(np.concatenate(means) - 1 / shares.shape[1]).max(axis=1)
 
 
