@@ -225,7 +225,9 @@ def load_dataset(paths: list[Path]) -> Dataset:
     _check_overlap(runs, arms["runs"].to_list())
     design_arm = arms.lazy().select([*design, "arm"])
     labelled = [_with_arm(frame, i, arms, design_arm) for i, frame in enumerate(frames)]
-    results = pl.concat(labelled, how="vertical_relaxed")
+    # Collected once: every section asks many questions of the results, often arm by arm, and
+    # a lazy concat would read every run's files again for each (they are small; turns are not).
+    results = pl.concat(labelled, how="vertical_relaxed").collect().lazy()
     logged = [
         _with_arm(
             run.turns.with_columns(run=pl.lit(i, pl.Int32)),
