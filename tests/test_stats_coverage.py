@@ -608,3 +608,25 @@ if __name__ == "__main__":
             extra = "" if games is None else f"  (mean games {games:.0f})"
             print(f"{prefix + name:60s} {100 * cover:6.2f}%{extra}")
     print(f"{REPS} replications each, {time.perf_counter() - start:.1f} s")
+
+
+def test_quality_games_of_any_length_and_size_measured_as_if_alone():
+    # The measures walk one array of every game's turns: games of other lengths and player
+    # counts next to each other must not leak into one another; a game without a turn log or
+    # without a winner has no row.
+    games = [
+        (_turns([(0, 3), (1, 3), (2, 1), (0, 3), (1, 5), (2, 6)], 3, 4), [10, 8, 12], [0, 0, 1]),
+        (_turns([(0, 1), (1, 2), (0, 3), (1, 3)], 2, 2), [10, 10], [1, 1]),
+        (_turns([(0, 2), (1, 5), (0, 6), (1, 6), (0, 7), (1, 10)], 2, 9), [7, 12], [0, 1]),
+    ]
+    alone = [
+        quality.per_game(t, _results(totals, [bool(w) for w in won], t["game_id"][0]))
+        for t, totals, won in games
+    ]
+    turns = pl.concat([t for t, _, _ in games] + [_turns([(0, 1), (1, 0)], 2, 6)])
+    results = pl.concat(
+        [_results(totals, [bool(w) for w in won], t["game_id"][0]) for t, totals, won in games]
+        + [_results([5, 4], [False, False], 6), _results([3, 1], [True, False], 7)]
+    )
+    together = quality.per_game(turns, results)
+    assert together.equals(pl.concat(alone).sort("game_id"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import polars as pl
@@ -40,6 +41,15 @@ class Dataset:
     @property
     def arm_labels(self) -> list[str]:
         return self.arms["arm"].to_list()
+
+    @cached_property
+    def turn_counts(self) -> pl.DataFrame | None:
+        """Turns logged per game (`run`, `game_id`, `turns`), counted once in one pass over
+        the turn logs for every pair of arms compared (None without a turn log)."""
+        if self.turns is None:
+            return None
+        counted = self.turns.group_by("run", "game_id").agg(pl.len().alias("turns"))
+        return counted.collect(engine="streaming")
 
     def arms_without_turns(self) -> list[str]:
         logged = {i for i, r in enumerate(self.runs) if r.turns is not None}
@@ -215,7 +225,9 @@ def load_dataset(paths: list[Path]) -> Dataset:
     _check_overlap(runs, arms["runs"].to_list())
     design_arm = arms.lazy().select([*design, "arm"])
     labelled = [_with_arm(frame, i, arms, design_arm) for i, frame in enumerate(frames)]
-    results = pl.concat(labelled, how="vertical_relaxed")
+    # Collected once: every section asks many questions of the results, often arm by arm, and
+    # a lazy concat would read every run's files again for each (they are small; turns are not).
+    results = pl.concat(labelled, how="vertical_relaxed").collect().lazy()
     logged = [
         _with_arm(
             run.turns.with_columns(run=pl.lit(i, pl.Int32)),

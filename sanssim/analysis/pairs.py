@@ -99,14 +99,10 @@ def pair_games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, b
         seed=pl.col("run").replace_strict(seed_of, return_dtype=pl.Int64)
     )
     logged = data.turns is not None and not set(arms) & set(data.arms_without_turns())
-    if logged:
+    if logged and data.turn_counts is not None:
         runs = data.arms.filter(pl.col("arm").is_in(arms))["runs"].explode()
-        lengths = (
-            data.turns.filter(pl.col("run").is_in(runs.to_list()))
-            .group_by("run", "game_id")
-            .agg(pl.len().alias(LENGTH))
-        )
-        frame = frame.join(lengths, on=["run", "game_id"], how="left")
+        lengths = data.turn_counts.lazy().filter(pl.col("run").is_in(runs.to_list()))
+        frame = frame.join(lengths.rename({"turns": LENGTH}), on=["run", "game_id"], how="left")
     rows = frame.collect()
     logged = logged and rows[LENGTH].drop_nulls().n_unique() > 1  # a fixed length is a rule
     keys = (

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+import numpy as np
 import polars as pl
 
 from sanssim.analysis.stats import mean_table, rate_table
@@ -128,7 +129,11 @@ def per_game(
     """Quality measures of every game with a turn log (see the module docstring). `by`:
     extra columns identifying a game's run or arm, present in both frames. In a game where
     the lowest total wins, being ahead is having fewer points: the measures (all gaps
-    between sides) are taken on the totals and scores turned round, so they stay positive."""
+    between sides) are taken on the totals and scores turned round, so they stay positive.
+
+    The sides' totals are a small table for polars; the running scores (every side after
+    every turn: millions of cells) are numpy arrays walked with cumulative maxima and
+    `reduceat`, which costs a small part of the joins, windows and sorts it replaces."""
     key = [*by, "game_id"]
     ahead = -1 if lowest_wins else 1
     res = sided(
@@ -137,81 +142,167 @@ def per_game(
         .with_columns(pl.col("total") * ahead),
         teams,
     )
-    sides = _with_others(
-        res.group_by(*key, "side").agg(
-            pl.col("total").first().cast(pl.Float64), pl.col("winner").any().alias("won")
-        ),
-        "total",
-        key,
-    ).with_columns(margin=pl.col("total") - pl.col("best_other"))
-    players = res.group_by(key).agg(pl.col("n_players").first())
-    acting = sided(
-        turns.lazy()
-        .select(*key, "turn", "round", "seat", "score")
-        .with_columns(pl.col("score") * ahead)
-        .join(players, on=key),
-        teams,
-    )
-    grid = (
-        acting.select(*key, "turn", "round")
-        .join(sides.select(*key, "side"), on=key)
-        .join(acting.select(*key, "turn", "side", "score"), on=[*key, "turn", "side"], how="left")
-        .sort(*key, "side", "turn")
-        .with_columns(
-            pl.col("score").cast(pl.Float64).forward_fill().over([*key, "side"]).fill_null(0.0)
+    sides = (
+        _with_others(
+            res.group_by(*key, "side").agg(
+                pl.col("total").first().cast(pl.Float64), pl.col("winner").any().alias("won")
+            ),
+            "total",
+            key,
         )
-    )
-    grid = (
-        _with_others(grid, "score", [*key, "turn"])
-        .with_columns(
-            lead=pl.col("score") > pl.col("best_other"),
-            last=pl.col("score") < pl.col("worst_other"),
-        )
+        .with_columns(margin=pl.col("total") - pl.col("best_other"))
+        .join(res.group_by(key).agg(pl.col("n_players").first()), on=key)
+        .sort(*key, "side")
         .collect()
-        .lazy()
-    )  # collected once: lead changes and the winners' measures both read it
-    leader = pl.col("leader").forward_fill().over(key)
-    changes = (
-        grid.group_by(*key, "turn")
-        .agg(pl.col("side").filter(pl.col("lead")).first().alias("leader"))
-        .sort(*key, "turn")
-        .with_columns(leader=leader)
-        .with_columns(
-            change=(pl.col("leader") != pl.col("leader").shift(1).over(key)).fill_null(False)
-        )
-        .group_by(key)
-        .agg(turns=pl.len(), lead_changes=pl.col("change").sum())
     )
-    position = pl.int_range(pl.len())
-    behind_at = position.filter(~pl.col("lead")).max()
-    winners = (
-        grid.join(sides.filter("won").select(*key, "side", "margin"), on=[*key, "side"])
-        .sort(*key, "side", "turn")
-        .group_by(*key, "side")
-        .agg(
-            pl.col("margin").first(),
-            (pl.col("best_other") - pl.col("score")).max().clip(lower_bound=0).alias("deficit"),
-            ((pl.len() - behind_at.fill_null(-1) - 1) / pl.len()).alias("decisiveness"),
-            (pl.col("last") & (pl.col("round") >= 2)).any().cast(pl.Float64).alias("comeback"),
-        )
-        .with_columns(
-            drama=pl.when(pl.col("deficit") > 0)
-            .then(pl.col("deficit") / (pl.col("deficit") + pl.col("margin")))
-            .otherwise(0.0)
-        )
-        .group_by(key)
-        .agg(
-            pl.col("deficit").mean().alias("worst_deficit"),
-            *(pl.col(c).mean() for c in ("margin", "drama", "decisiveness", "comeback")),
-        )
+    games = sides.select(*key, "n_players").unique(key, maintain_order=True).with_row_index("g")
+    sides = sides.join(games.select(*key, "g"), on=key).with_columns(
+        column=pl.int_range(pl.len()).over("g").cast(pl.Int64)
     )
+    acting = (
+        sided(
+            turns.lazy()
+            .select(*key, "turn", "round", "seat", "score")
+            .with_columns(pl.col("score") * ahead)
+            .join(games.lazy().select(*key, "g", "n_players"), on=key),
+            teams,
+        )
+        .join(sides.lazy().select(*key, "side", "column"), on=[*key, "side"], how="left")
+        .sort("g", "turn")
+        .select("g", "round", "column", "score")
+        .collect()
+    )
+    schema = {**games.drop("g").schema, "turns": pl.UInt32, "lead_changes": pl.UInt32}
+    schema |= {m: pl.Float64 for m in (*MEANS, *RATES) if m not in schema}
+    if acting.is_empty():
+        return pl.DataFrame(schema=schema).select(*key, "n_players", *MEANS, *RATES)
+    grid = _Grid(acting, sides.group_by("g").len().sort("g")["len"].to_numpy())
+    winners = sides.filter("won").with_columns(rank=pl.int_range(pl.len()).over("g"))
+    measures = _winner_means(grid, winners)
     return (
-        players.join(changes, on=key)
-        .join(winners, on=key)
+        games.filter(pl.Series(grid.played))
+        .with_columns(
+            turns=pl.Series(grid.turns, dtype=pl.UInt32),
+            lead_changes=pl.Series(grid.lead_changes(), dtype=pl.UInt32),
+            **{name: pl.Series(values, dtype=pl.Float64) for name, values in measures.items()},
+        )
+        .filter(pl.col("winners") > 0)
+        .with_columns(pl.col("worst_deficit", "margin").fill_nan(None))
         .select(*key, "n_players", *MEANS, *RATES)
         .sort(key)
-        .collect()
     )
+
+
+class _Grid:
+    """Every side's running score after every turn of the games with a turn log: row i is a
+    logged turn (games in order, turns in order within a game), column s the game's s-th side
+    (by side number). A side's score is its last logged score, 0 before its first turn."""
+
+    def __init__(self, acting: pl.DataFrame, sides_per_game: np.ndarray) -> None:
+        game = acting["g"].to_numpy()
+        self.game = game  # each row's game
+        rows = np.arange(len(game))
+        self.first = np.flatnonzero(np.r_[True, game[1:] != game[:-1]])  # each game's row 0
+        self.played = np.zeros(len(sides_per_game), dtype=bool)
+        self.played[game[self.first]] = True
+        self.turns = np.diff(np.r_[self.first, len(game)])
+        self.start = np.repeat(self.first, self.turns)
+        self.position = rows - self.start
+        n_sides = sides_per_game[game]
+        exists = np.arange(int(sides_per_game.max()))[None, :] < n_sides[:, None]
+        known = exists & (n_sides >= 2)[:, None]  # a lone side has no other to lead or trail
+        column = acting["column"].fill_null(-1).to_numpy()
+        score = acting["score"].cast(pl.Float64).to_numpy()
+        logged = (column >= 0) & ~np.isnan(score)
+        last = np.full(exists.shape, -1)
+        last[rows[logged], column[logged]] = rows[logged]
+        last = np.maximum.accumulate(last, axis=0)
+        carried = last >= self.start[:, None]
+        self.score = np.zeros(exists.shape)
+        self.score[carried] = score[last[carried]]
+        self.best_other = _others(self.score, exists, np.max, -np.inf)
+        worst_other = _others(self.score, exists, np.min, np.inf)
+        self.lead = known & (self.score > self.best_other)
+        self.behind = known & ~(self.score > self.best_other)
+        self.last = known & (self.score < worst_other)
+        self.known = known
+        self.late = acting["round"].cast(pl.Float64).fill_null(0).to_numpy() >= 2
+
+    def lead_changes(self) -> np.ndarray:
+        """Times the sole leader changed, per game; a tie keeps the last leader."""
+        rows = np.arange(len(self.start))
+        leader = np.where(self.lead.any(axis=1), self.lead.argmax(axis=1), -1)
+        since = np.maximum.accumulate(np.where(leader >= 0, rows, -1))
+        held = np.where(since >= self.start, leader[np.maximum(since, 0)], -1)
+        previous = np.r_[-1, held[:-1]]
+        change = (self.position > 0) & (previous >= 0) & (held != previous)
+        return np.add.reduceat(change.astype(np.int64), self.first)
+
+    def winner(self, side: np.ndarray) -> dict[str, np.ndarray]:
+        """Deficit, decisiveness and comeback of column `side[g]` of each played game g
+        (-1: none; its values are then not used)."""
+        column = side[self.game]
+        rows = np.arange(len(column))
+        take = np.maximum(column, 0)
+        usable = column >= 0
+        gap = np.where(
+            usable & self.known[rows, take],
+            self.best_other[rows, take] - self.score[rows, take],
+            -np.inf,
+        )
+        deficit = np.maximum.reduceat(gap, self.first)
+        behind = np.where(usable & self.behind[rows, take], self.position, -1)
+        behind_at = np.maximum.reduceat(behind, self.first)
+        came_back = usable & self.last[rows, take] & self.late
+        return {
+            "deficit": np.where(np.isneginf(deficit), np.nan, np.maximum(deficit, 0.0)),
+            "decisiveness": (self.turns - behind_at - 1) / self.turns,
+            "comeback": np.maximum.reduceat(came_back.astype(np.float64), self.first),
+        }
+
+
+def _winner_means(grid: _Grid, winners: pl.DataFrame) -> dict[str, np.ndarray]:
+    """Per played game the winner-based measures, averaged over its winning sides (a
+    deficit or margin that cannot be measured, of a lone side, is left out), and `winners`."""
+    games = len(grid.played)
+    played = grid.played
+    sums = {m: np.zeros(int(played.sum())) for m in ("worst_deficit", "margin", "drama")}
+    sums |= {m: np.zeros(int(played.sum())) for m in ("decisiveness", "comeback")}
+    counts = {m: np.zeros(int(played.sum())) for m in ("worst_deficit", "margin", "winners")}
+    for k in range(int(winners["rank"].max() or 0) + 1 if winners.height else 0):
+        chosen = winners.filter(pl.col("rank") == k)
+        side = np.full(games, -1)
+        side[chosen["g"].to_numpy()] = chosen["column"].to_numpy()
+        paid = np.full(games, np.nan)
+        paid[chosen["g"].to_numpy()] = chosen["margin"].fill_null(np.nan).to_numpy()
+        has, paid = side[played] >= 0, paid[played]
+        measured = grid.winner(side)
+        deficit = measured["deficit"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            drama = np.where(deficit > 0, deficit / (deficit + paid), 0.0)
+        values = {"worst_deficit": deficit, "margin": paid, "drama": drama}
+        values |= {m: measured[m] for m in ("decisiveness", "comeback")}
+        for name, value in values.items():
+            ok = has & ~np.isnan(value) if name in counts else has
+            sums[name][ok] += value[ok]
+            if name in counts:
+                counts[name][ok] += 1
+        counts["winners"][has] += 1
+    means = {}
+    for name, total in sums.items():
+        n = counts.get(name, counts["winners"])
+        means[name] = total / np.where(n > 0, n, np.nan)
+    return {**means, "winners": counts["winners"]}
+
+
+def _others(values: np.ndarray, exists: np.ndarray, pick, empty: float) -> np.ndarray:
+    """Each cell's best (`np.max`) or worst (`np.min`) among the other sides of its row."""
+    masked = np.where(exists, values, empty)
+    top = pick(masked, axis=1, keepdims=True)
+    at_top = exists & (masked == top)
+    alone = at_top & (at_top.sum(axis=1, keepdims=True) == 1)
+    second = pick(np.where(at_top, empty, masked), axis=1, keepdims=True)
+    return np.where(alone, second, top)
 
 
 def summary(games: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:

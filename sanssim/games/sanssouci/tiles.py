@@ -112,7 +112,7 @@ def build(ctx: Context) -> Section:
     ).with_columns(tiles=pl.col("per_symbol") * len(SYMBOLS))
     if all(_is_default(a) for a in arms.iter_rows(named=True)):
         return Section([])  # no arm plays another supply than its player count's own
-    seats = _seat_rows(ctx)
+    seats = _seat_rows(ctx).collect().lazy()  # once: every comparison below reads it twice
     player, game, seat = _stats(ctx, seats)
     stats = {r["arm"]: r for r in player.join(game, on="arm").iter_rows(named=True)}
     by_seat = {(r["arm"], r["seat"]): r for r in seat.iter_rows(named=True)}
