@@ -285,6 +285,8 @@ def test_report_on_a_tune_directory_draws_the_search(searched, tmp_path):
     assert "## Tuning search" in text and "Best against default: best" in text
     assert {"tune_by_candidate.png", "tune_by_budget.png"} <= {p.name for p in written.files}
     assert "better" in text.split("Best against default")[1].splitlines()[0]
+    key = text.split("## Key findings")[1].split("\n## ")[0]
+    assert "\n- Tuning: best " in key  # the search's verdict is never cut from the top
 
 
 def test_bootstrap_intervals_are_seeded_and_cover_a_known_gap():

@@ -109,7 +109,7 @@ def _interaction(by: dict[str, tuple[Estimate, list[Term]]], x: str, ref: str) -
 
 def build(ctx: Context) -> Section:
     data = ctx.data
-    lineups = data.arms["strategies"].unique(maintain_order=True).to_list()
+    lineups = sorted(set(data.arms["strategies"]))  # the first is the reference
     if len(lineups) < 2:
         return Section([])
     games = interaction.per_game(data)

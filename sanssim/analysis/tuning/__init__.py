@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sanssim.analysis.document import Block, Heading, Para
-from sanssim.analysis.section import Context, Section
+from sanssim.analysis.section import Answer, Context, Section
 from sanssim.analysis.tuning import halving, ntbea
 from sanssim.analysis.tuning.shared import is_ntbea
 from sanssim.runformat import TUNE
@@ -46,7 +46,8 @@ def build(ctx: Context) -> Section:
         blocks += _search(ctx, folder, data, f"tune{i}" if i else "tune", findings)
     if blocks:
         blocks.insert(0, Heading(2, "Tuning search"))
-    return Section(blocks, [], findings)
+    # the verdict of the search is the question a tune's report asks: never cut
+    return Section(blocks, [], [], answer=[Answer(f) for f in findings])
 
 
 def _search(
