@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from sanssim.analysis.dataset import Dataset
-from sanssim.analysis.stats import t_quantile
+from sanssim.analysis.pairs import master_seed
+from sanssim.analysis.stats import t_quantile, win_share
 
 KEY = ["seed", "game_id", "game_seed"]
 
@@ -34,13 +35,8 @@ class Term:
 def per_game(data: Dataset) -> pl.DataFrame:
     """One row per (arm, game): `KEY`, `mean_total` and `seat0_win` (the first seat's win
     share: 1 for a sole winner, 1/k for each of k co-winners)."""
-    seed_of = {i: run.config.get("seed", -1) for i, run in enumerate(data.runs)}
-    win = pl.col("winner").cast(pl.Float64)
     return (
-        data.results.with_columns(
-            seed=pl.col("run").replace_strict(seed_of, return_dtype=pl.Int64),
-            share=win / win.sum().over("run", "game_id"),
-        )
+        data.results.with_columns(seed=master_seed(data), share=win_share())
         .group_by("arm", "seed", "game_id")
         .agg(
             pl.col("game_seed").first(),

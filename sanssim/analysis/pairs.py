@@ -47,6 +47,13 @@ def _seeds(data: Dataset, runs: list[int]) -> tuple[int, ...]:
     return tuple(sorted(data.runs[i].config.get("seed", -1) for i in runs))
 
 
+def master_seed(data: Dataset) -> pl.Expr:
+    """Each results row's run's master seed (-1 where the run recorded none): with the game
+    index it names a deal across pooled runs."""
+    seed_of = {i: run.config.get("seed", -1) for i, run in enumerate(data.runs)}
+    return pl.col("run").replace_strict(seed_of, return_dtype=pl.Int64)
+
+
 def facet_text(data: Dataset, column: str, row: dict) -> tuple[str, str]:
     """A design column's name and one arm's value, as a reader says them."""
     if column == "lineup":
@@ -93,11 +100,8 @@ def pair_games(data: Dataset, pair: Pair) -> tuple[pl.DataFrame, pl.DataFrame, b
     """Both arms' results rows with `game_id` renumbered over (master seed, game index), so
     pooled runs pair up by seed, and the turn count per game as `turns` when both arms have a
     turn log."""
-    seed_of = {i: run.config.get("seed", -1) for i, run in enumerate(data.runs)}
     arms = (pair.first, pair.second)
-    frame = data.results.filter(pl.col("arm").is_in(arms)).with_columns(
-        seed=pl.col("run").replace_strict(seed_of, return_dtype=pl.Int64)
-    )
+    frame = data.results.filter(pl.col("arm").is_in(arms)).with_columns(seed=master_seed(data))
     logged = data.turns is not None and not set(arms) & set(data.arms_without_turns())
     if logged and data.turn_counts is not None:
         runs = data.arms.filter(pl.col("arm").is_in(arms))["runs"].explode()

@@ -14,6 +14,7 @@ from sanssim.analysis.stats import (
     chi2_gof,
     mean_table,
     rate_table,
+    win_share,
 )
 from sanssim.games.sanssouci.measures import (
     PLAYER,
@@ -25,7 +26,6 @@ from sanssim.games.sanssouci.measures import (
     winning_margin,
 )
 from sanssim.games.sanssouci.mission_ranks import component_twins
-from sanssim.games.sanssouci.missions import win_share
 
 TITLE = "Variant balance"
 

@@ -7,19 +7,13 @@ import polars as pl
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.section import Answer, Context, Section
-from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table
+from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table, win_share
 from sanssim.games.sanssouci import SYMBOLS
 from sanssim.games.sanssouci.components import N_ROWS
 from sanssim.games.sanssouci.measures import preprinted_depth, side_columns
 from sanssim.games.sanssouci.mission_ranks import rank_stability
 
 TITLE = "Mission values"
-
-
-def win_share() -> pl.Expr:
-    """1 for a sole winner, 1/k for each of k tied winners: shares sum to one per game."""
-    wins = pl.col("winner").cast(pl.Float64)
-    return wins / wins.sum().over("run", "game_id")
 
 
 def holdings(ctx: Context) -> pl.LazyFrame:
