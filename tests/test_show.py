@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from sanssim.cli import main
 from sanssim.errors import SanssimError
 from sanssim.games.sanssouci.plugin import GAME
-from sanssim.games.sanssouci.show import position_after
+from sanssim.games.sanssouci.render import position_after
 from sanssim.runner.config import sweep
 from sanssim.runner.executor import LocalExecutor
 from sanssim.runner.run import config_from, execute, plan

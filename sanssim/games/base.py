@@ -8,14 +8,20 @@ sections. Nothing outside `sanssim/games/<game>/` knows more of a game than this
 
 from __future__ import annotations
 
-import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from sanssim.errors import ComponentError, ConfigError
+from sanssim.errors import ConfigError
+from sanssim.games.components import (
+    NO_COMPONENTS,
+    ComponentData,
+    NoComponents,
+    parse_component_text,
+    read_component_file,
+)
 from sanssim.games.logs import (
     ACTIONS,
     ACTIONS_TYPE,
@@ -28,6 +34,9 @@ from sanssim.games.logs import (
     turns_frame,
     with_actions,
 )
+from sanssim.games.options import Option, OptionValue
+from sanssim.games.protocol import Engine, GameState, SeatView, View
+from sanssim.games.show import Show
 
 if TYPE_CHECKING:
     import polars as pl
@@ -35,112 +44,6 @@ if TYPE_CHECKING:
     from sanssim.analysis.section import Context, Section
     from sanssim.compiled import Core
     from sanssim.strategies.base import Strategy
-
-OptionValue = bool | int | float | str | None
-_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A game option: one command-line flag, one experiment-file key, one config key.
-
-    `kind` is the type of its values; a `None` default means the game resolves it
-    from the player count (the manifest records the resolved value).
-    """
-
-    name: str
-    kind: type
-    default: OptionValue
-    help: str
-    choices: tuple[str, ...] = ()
-    label: str = ""  # how reports name it before its value (default: its name in words)
-
-    @property
-    def report_label(self) -> str:
-        return self.label or self.name.replace("_", " ")
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-    def parse(self, value: object, game: str) -> OptionValue:
-        """A value from the command line (text) or an experiment file (TOML value)."""
-        if value is None:
-            return None
-        kind = self.kind
-        if isinstance(value, str) and kind is not str:
-            text = value.strip().lower()
-            if kind is bool and text in _TRUE + _FALSE:
-                return text in _TRUE
-            with contextlib.suppress(ValueError):
-                value = kind(text) if kind is not bool else value
-        if kind is bool:
-            ok = isinstance(value, bool)
-        else:
-            numeric = (int, float) if kind is float else kind
-            ok = isinstance(value, numeric) and not isinstance(value, bool)
-        if not ok:
-            raise ConfigError(
-                f"{game} option {self.name} must be {_KIND_NAMES[kind]}, got {value!r}"
-            )
-        if self.choices and value not in self.choices:
-            raise ConfigError(
-                f"{game} option {self.name} must be one of {', '.join(self.choices)}, got {value!r}"
-            )
-        return float(value) if kind is float else value  # type: ignore[arg-type]
-
-
-_KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
-
-
-class GameState(Protocol):
-    """What the runner, `show`, the shared strategies and the reports use of a game in
-    progress (`sanssim.games.engine.EngineState` implements it)."""
-
-    game: Engine
-    n: int
-    phase: int
-    turn: int
-    current: int
-    legal: list[int]
-
-    @property
-    def round(self) -> int: ...
-    def apply_action(self, action: int) -> None: ...
-    def legal_actions(self) -> list[int]: ...
-    def is_terminal(self) -> bool: ...
-    def returns(self) -> list[int]: ...
-    def ranks(self) -> list[int]: ...
-    def describe(self, action: object) -> str: ...
-    def clone(self) -> GameState: ...
-
-
-class Engine(Protocol):
-    """A game's fixed parameters as the layers above it use them (`new_game`'s result;
-    `sanssim.games.engine.EngineGame` implements it)."""
-
-    config: Any
-    components: Any
-
-    @property
-    def n_players(self) -> int: ...
-    def new_state(self, seed: int, record: bool = False) -> GameState: ...
-
-
-class View(Protocol):
-    """What a strategy sees: one seat's window on a game in progress."""
-
-    seat: int
-
-    @property
-    def n_players(self) -> int: ...
-    @property
-    def current(self) -> int: ...
-    @property
-    def turn(self) -> int: ...
-    def legal_actions(self) -> list[int]: ...
-    def describe(self, action: int) -> str: ...
-    def determinize(self, rng: Any) -> GameState: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +57,7 @@ class Group:
     values: Callable[[pl.LazyFrame, Engine], pl.LazyFrame]
 
 
-class GameType(ABC):
+class GameType(Show, ABC):
     """One game's declaration and the small protocol every layer above it uses."""
 
     name: ClassVar[str]
@@ -186,6 +89,8 @@ class GameType(ABC):
     turn_order: ClassVar[tuple[str, ...]] = ()
     # The game's PlayerView class.
     view_class: ClassVar[type]
+    # How the game reads its component data (None: it has none).
+    component_data: ClassVar[ComponentData | None] = None
 
     @property
     def result_schema(self) -> Mapping[str, Any]:
@@ -217,14 +122,18 @@ class GameType(ABC):
     # ---------------------------------------------------------------- components
 
     def load_components(self, path: str | Path | None = None) -> Any:
-        """The packaged component data (None) or a user's file, validated. By default the
-        game has none."""
+        """The packaged component data (None) or a user's file, validated (`component_data`;
+        by default the game has none)."""
+        if self.component_data is not None:
+            return self.component_data.load(path)
         if path is not None:
             raise ConfigError(f"{self.name} has no component data to read from {path}")
         return NO_COMPONENTS
 
     def components_from_manifest(self, data: Mapping[str, Any]) -> Any:
         """The component data a run recorded in its manifest."""
+        if self.component_data is not None:
+            return self.component_data.from_manifest(dict(data))
         return NO_COMPONENTS
 
     def components_label(self, components: Any) -> str:
@@ -316,76 +225,9 @@ class GameType(ABC):
             game, game_id, seed, turns, self.turn_frame, self.same_turn_value, self.apply_logged
         )
 
-    def apply_logged(self, state: GameState, action: int, row: Mapping[str, Any]) -> None:
-        """One logged action applied (`row` is its turn's log row, for a game whose choices
-        carry more than the action id)."""
-        state.apply_action(action)
-
     def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
         """Whether a replayed turn's value agrees with the logged one."""
         return engine == logged
-
-    # ---------------------------------------------------------------- show
-
-    def show(
-        self,
-        game: Engine,
-        results: pl.DataFrame,
-        turns: pl.DataFrame,
-        final: GameState,
-        turn: int | None,
-        seat: int | None,
-    ) -> list[str]:
-        """Lines picturing the game turn by turn (or one turn), legend first. By default
-        each turn in words (`describe` of its actions), then the `picture` after it."""
-        seed = results["game_seed"][0]
-        out = self.legend(final)
-        out += replayed_show(
-            game, seed, turns, turn, seat, self._apply_turn, self.picture, self.turn_line
-        )
-        picture = self.final_picture(final)
-        out += ["", "final position:", picture] if picture else []
-        out += ["", "final scores:"]
-        return out + [self.score_line(r) for r in results.iter_rows(named=True)]
-
-    def _apply_turn(self, state: GameState, row: dict[str, Any]) -> None:
-        """A logged turn's actions applied, named as the engine describes them."""
-        row["described"] = []
-        for action in row[ACTIONS] or ():
-            row["described"].append(state.describe(action))
-            self.apply_logged(state, action, row)
-
-    def legend(self, final: GameState) -> list[str]:
-        """Lines explaining the pictures' symbols, before the first turn."""
-        return []
-
-    def score_line(self, row: Mapping[str, Any]) -> str:
-        """One seat's final results row in words."""
-        lower = " (lowest wins)" if self.lowest_wins else ""
-        return (
-            f"  seat {row['seat']} ({row['strategy']}): total {row['total']}{lower}, "
-            f"rank {row['rank']}"
-        )
-
-    def turn_line(self, row: Mapping[str, Any]) -> str:
-        """One logged turn in words: by default its actions as the engine names them."""
-        chosen = "; ".join(row.get("described") or ()) or "no choice"
-        return (
-            f"turn {row['turn']} (round {row['round']}) seat {row['seat']}: {chosen}; "
-            f"score {row['score']}"
-        )
-
-    def picture(self, state: GameState) -> str:
-        """The position in text, for `show`."""
-        return ""
-
-    def final_picture(self, state: GameState) -> str:
-        """The final position in text, for `show` (by default as every turn's)."""
-        return self.picture(state)
-
-    def position_lines(self, view: View) -> list[str]:
-        """What the acting player sees before a decision, for `show --explain`."""
-        return []
 
     # ---------------------------------------------------------------- report
 
@@ -407,94 +249,18 @@ def _ordered(schema: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
     return {name: schema[name] for name in order}
 
 
-def read_component_file(path: str | Path) -> str:
-    """A component data file's text, or a one-line ComponentError naming it."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ComponentError(f"cannot read component file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        where = f"byte {exc.start} is {exc.object[exc.start]:#04x}"
-        raise ComponentError(f"component file {path} is not UTF-8 text ({where})") from None
-
-
-@dataclass(frozen=True, slots=True)
-class NoComponents:
-    """The component data of a game that has none."""
-
-    source: None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {}
-
-
-NO_COMPONENTS = NoComponents()
-
-
-def replayed_show(
-    game: Engine,
-    seed: int,
-    turns: pl.DataFrame,
-    turn: int | None,
-    seat: int | None,
-    apply_turn: Callable[[Any, dict[str, Any]], None],
-    picture: Callable[[Any], str],
-    turn_line: Callable[[Mapping[str, Any]], str],
-) -> list[str]:
-    """`show` for a game whose pictures come from the engine state: the logged turns are
-    applied one by one to a fresh deal (already checked against the log), and the
-    position is drawn after every shown turn."""
-    state = game.new_state(seed, record=True)  # replaying a turn may read its record
-    rows = turns.sort("turn").to_dicts()
-    out: list[str] = []
-    for row in rows:
-        apply_turn(state, row)
-        if turn is not None and row["turn"] != turn:
-            continue
-        if seat is not None and row["seat"] != seat:
-            continue
-        out += ["", turn_line(row), picture(state)]
-    return out
-
-
-class SeatView:
-    """What every game's PlayerView shares: a read-only window on a live state through
-    one seat's eyes. A game's view adds what that seat may see of its own game and
-    `determinize`; it must never hand out `_state`."""
-
-    __slots__ = ("_state", "seat")
-
-    def __init__(self, state: GameState, seat: int) -> None:
-        self._state = state
-        self.seat = seat
-
-    @property
-    def game(self) -> Engine:
-        return self._state.game
-
-    @property
-    def n_players(self) -> int:
-        return self._state.n
-
-    @property
-    def phase(self) -> int:
-        return self._state.phase
-
-    @property
-    def turn(self) -> int:
-        return self._state.turn
-
-    @property
-    def round(self) -> int:
-        return self._state.round
-
-    @property
-    def current(self) -> int:
-        return self._state.current
-
-    def legal_actions(self) -> list[int]:
-        s = self._state
-        return list(s.legal) if s.current == self.seat else []
-
-    def describe(self, action: int) -> str:
-        return self._state.describe(action)
+__all__ = [
+    "NO_COMPONENTS",
+    "ComponentData",
+    "Engine",
+    "GameState",
+    "GameType",
+    "Group",
+    "NoComponents",
+    "Option",
+    "OptionValue",
+    "SeatView",
+    "View",
+    "parse_component_text",
+    "read_component_file",
+]

@@ -18,7 +18,7 @@ from sanssim.errors import IllegalActionError, SanssimError
 from sanssim.runformat import ACTIONS
 
 if TYPE_CHECKING:
-    from sanssim.games.base import Engine, GameState
+    from sanssim.games.protocol import Engine, GameState
 
 ACTIONS_TYPE = pl.List(pl.Int32())
 

@@ -38,7 +38,7 @@ class NoThanks(GameType):
             "chips": [s.chips[p] for s in states for p in range(s.n)],
         }
 
-    def picture(self, state: State) -> str:
+    def picture(self, state: State, seats: object) -> str:
         seats = [f"seat {p}: {sorted(c)} chips {state.chips[p]}" for p, c in enumerate(state.cards)]
         return "\n".join([f"card {state.card}, pot {state.pot}, deck {len(state.deck)}", *seats])
 

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from sanssim.errors import ConfigError
-from sanssim.games.base import GameType, Group, Option, OptionValue
-from sanssim.games.sanssouci import log, show
+from sanssim.games.base import ComponentData, GameType, Group, Option, OptionValue
+from sanssim.games.sanssouci import log
 from sanssim.games.sanssouci.components import SYMBOLS, TILE_SETS, Components
 from sanssim.games.sanssouci.data import load_components
 from sanssim.games.sanssouci.engine import (
     COLUMN_BONUS,
     DEFAULT_TILE_SET,
+    EMPTY,
     MAX_PLAYERS,
     MAX_TILES_PER_SYMBOL,
     MIN_PLAYERS,
@@ -25,6 +25,13 @@ from sanssim.games.sanssouci.engine import (
     Game,
     GameConfig,
     State,
+)
+from sanssim.games.sanssouci.render import (
+    LEGEND,
+    display_line,
+    position_after,
+    render_garden,
+    render_state,
 )
 from sanssim.games.sanssouci.view import PlayerView
 
@@ -177,14 +184,9 @@ class Sanssouci(GameType):
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
     headline_figures = ("missions_rank",)
     view_class = PlayerView
+    component_data = ComponentData(load_components, Components.from_manifest)
     result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
     turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
-
-    def load_components(self, path: str | Path | None = None) -> Components:
-        return load_components(path)
-
-    def components_from_manifest(self, data: Mapping[str, Any]) -> Components:
-        return Components.from_manifest(dict(data))
 
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
@@ -262,19 +264,71 @@ class Sanssouci(GameType):
     def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
         return log.turn_columns(game, games)
 
-    def show(
-        self,
-        game: Game,
-        results: pl.DataFrame,
-        turns: pl.DataFrame,
-        final: State,
-        turn: int | None,
-        seat: int | None,
-    ) -> list[str]:
-        return show.show(game, results, turns, final, turn, seat)
+    def legend(self, final: State) -> list[str]:
+        """The symbols, the rules played and each seat's garden side, expansion side and
+        missions."""
+        config, comps = final.game.config, final.game.components
+        on = {True: "on", False: "off"}
+        lines = [
+            "legend: " + LEGEND,
+            f"{config.n_players} players, tile set {config.resolved_tile_set}, expansion "
+            f"{on[config.expansion]}, duplicate reshuffle {on[config.duplicate_reshuffle]}",
+        ]
+        for seat in range(final.n):
+            exp = final.exp_side[seat]
+            lines.append(
+                f"seat {seat}: garden {comps.garden_sides[final.setup[seat].garden].id}  "
+                f"expansion {'-' if exp == EMPTY else comps.expansion_sides[exp].id}  "
+                f"missions {', '.join(SYMBOLS[m] for m in final.missions[seat])}"
+            )
+        return lines
 
     def turn_line(self, row: Mapping[str, Any]) -> str:
-        return show.turn_line(row)
+        """The card played, the tile taken and placed, the noble moved; then the display
+        the turn started from."""
+        card = row["card"] + (" (as joker)" if row["card_wild"] else "")
+        if row["slot"] is None:
+            take = "no tile to take (card discarded)"
+        else:
+            where = f"row {row['placed_row']} col {row['placed_col']}"
+            placed = f"gardener to {where}" if row["gardener"] else f"to {where}"
+            take = f"takes {row['tile']} from slot {row['slot']}, {placed}"
+            if row["expansion_points"]:
+                take += f" ({row['expansion_points']:+d} expansion)"
+        noble = "no noble moves"
+        if row["noble_col"] is not None:
+            noble = (
+                f"noble of col {row['noble_col']} row {row['noble_from']} -> {row['noble_to']} "
+                f"(+{row['noble_points']})"
+            )
+        return (
+            f"turn {row['turn']} (round {row['round']}) seat {row['seat']} plays {card}: "
+            f"{take}; {noble}; score {row['score']}\n"
+            f"display before: {display_line(row['display'])}"
+        )
+
+    def position(self, state: State, rows: list[dict[str, Any]], index: int) -> State:
+        return position_after(state, rows, index)
+
+    def picture(self, state: State, seats: Sequence[int]) -> str:
+        return "\n".join(
+            f"seat {s} after turn {state.turn - 1}: score {state.score[s]}\n"
+            + render_garden(state, s)
+            for s in seats
+        )
+
+    def final_picture(self, state: State) -> str:
+        return render_state(state)
+
+    def score_line(self, row: Mapping[str, Any]) -> str:
+        points = row.get("handicap_points")  # older runs lack the column
+        handicap = f", handicap {points}" if points else ""
+        return (
+            f"  seat {row['seat']}: {row['total']} (nobles {row['noble_points']}, expansion "
+            f"{row['expansion_points']}, rows {row['row_bonus']}, columns {row['column_bonus']}, "
+            f"missions {row['mission_points']}{handicap}), {row['gardeners']} gardeners, "
+            f"rank {row['rank']}"
+        )
 
     def position_lines(self, view: PlayerView) -> list[str]:
         comps = view.game.components

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from sanssim.games.sanssouci.components import COLOURS, SYMBOLS
 from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_ROWS, N_SLOTS, State, square
 
@@ -57,12 +60,38 @@ def _mark(land: int, gard: int) -> str:
 
 def render_display(state: State) -> str:
     """The 10 display squares by colour, `--` for an empty one."""
-    parts = []
-    for slot in range(N_SLOTS):
-        symbol = state.display[slot]
-        name = "--" if symbol == EMPTY else SYMBOLS[symbol]
-        parts.append(f"{slot}:{COLOURS[slot // 2]}={name}")
-    return "  ".join(parts)
+    return display_line([None if s == EMPTY else SYMBOLS[s] for s in state.display])
+
+
+def display_line(names: Sequence[str | None]) -> str:
+    """The display's squares by colour from their symbols' names (None: empty, `--`)."""
+    return "  ".join(
+        f"{slot}:{COLOURS[slot // 2]}={names[slot] or '--'}" for slot in range(N_SLOTS)
+    )
+
+
+def position_after(state: State, rows: list[dict[str, Any]], index: int) -> State:
+    """Gardens, nobles and scores after the logged turn `rows[index]`, rebuilt from the
+    logged rows on a copy of `state` (a replayed state may be ahead of the log: a turn
+    whose every choice was forced is taken with the turn before it)."""
+    position = state.clone()
+    for seat in range(state.n):
+        position.occupied[seat] = state.setup[seat].preprinted
+        position.gardeners[seat] = 0
+        position.noble_rows[seat] = [0] * N_COLS
+        position.score[seat] = 0
+    for row in rows[: index + 1]:
+        seat = row["seat"]
+        if row["placed_row"] is not None:
+            bit = 1 << square(row["placed_row"], row["placed_col"])
+            position.occupied[seat] |= bit
+            if row["gardener"]:
+                position.gardeners[seat] |= bit
+        if row["noble_col"] is not None:
+            position.noble_rows[seat][row["noble_col"]] = row["noble_to"]
+        position.score[seat] = row["score"]
+    position.turn = rows[index]["turn"] + 1
+    return position
 
 
 def render_state(state: State) -> str:

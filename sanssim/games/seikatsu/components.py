@@ -7,17 +7,14 @@ malformed field is reported by a one-line `ComponentError` naming the field.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from sanssim.errors import ComponentError
-from sanssim.games.base import read_component_file
+from sanssim.games.components import packaged_text, parse_component_text, read_component_file
 
 DEFAULT_FILE = "components.toml"
 KOI = "koi"
@@ -158,21 +155,12 @@ def load_components(path: str | Path | None = None) -> Components:
 
 
 def parse_components(text: str, source: str = "<string>") -> Components:
-    try:
-        data = json.loads(text) if source.endswith(".json") else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        first = str(exc).splitlines()[0]
-        raise ComponentError(f"{source}: cannot parse: {first}") from None
-    try:
-        return Components.from_dict(data)
-    except ComponentError as exc:
-        raise ComponentError(f"{source}: {exc}") from None
+    return parse_component_text(text, source, Components.from_dict, json_too=True)
 
 
 @lru_cache(maxsize=1)
 def default_components() -> Components:
-    text = resources.files(__package__).joinpath(DEFAULT_FILE).read_text(encoding="utf-8")
-    return parse_components(text, DEFAULT_FILE)
+    return parse_components(packaged_text(__package__, DEFAULT_FILE), DEFAULT_FILE)
 
 
 # ---------------------------------------------------------------- field parsers

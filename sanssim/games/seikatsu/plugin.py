@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sanssim.errors import ConfigError
-from sanssim.games.base import GameType, Option, OptionValue
+from sanssim.games.base import ComponentData, GameType, Option, OptionValue
 from sanssim.games.seikatsu import log
 from sanssim.games.seikatsu.components import TIE_BREAKS, Components, load_components
 from sanssim.games.seikatsu.engine import Game, GameConfig, State
@@ -60,14 +59,9 @@ class Seikatsu(GameType):
     )
     sources = ("bird_points", "flower_points")
     view_class = PlayerView
+    component_data = ComponentData(load_components, Components.from_manifest)
     result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
     turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
-
-    def load_components(self, path: str | Path | None = None) -> Components:
-        return load_components(path)
-
-    def components_from_manifest(self, data: Mapping[str, Any]) -> Components:
-        return Components.from_manifest(dict(data))
 
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
@@ -123,7 +117,7 @@ class Seikatsu(GameType):
     def legend(self, final: State) -> list[str]:
         return ["legend: " + garden_legend(final)]
 
-    def picture(self, state: State) -> str:
+    def picture(self, state: State, seats: Sequence[int]) -> str:
         return render_garden(state)
 
     def final_picture(self, state: State) -> str:

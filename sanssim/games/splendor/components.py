@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from sanssim.errors import ComponentError
-from sanssim.games.base import read_component_file
+from sanssim.games.components import read_component_file
 
 COLOURS: tuple[str, ...] = ("white", "blue", "green", "red", "black")
 TOKEN_NAMES: tuple[str, ...] = (*COLOURS, "gold")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sanssim.games.base import GameType, Option, OptionValue
+from sanssim.games.base import ComponentData, GameType, Option, OptionValue
 from sanssim.games.splendor import log
 from sanssim.games.splendor.components import Components, load_components
 from sanssim.games.splendor.engine import (
@@ -97,14 +96,9 @@ class Splendor(GameType):
     sources = ("card_points", "noble_points")
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
     view_class = PlayerView
+    component_data = ComponentData(load_components, Components.from_dict)
     result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
     turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
-
-    def load_components(self, path: str | Path | None = None) -> Components:
-        return load_components(path)
-
-    def components_from_manifest(self, data: Mapping[str, Any]) -> Components:
-        return Components.from_dict(dict(data))
 
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
@@ -157,7 +151,7 @@ class Splendor(GameType):
     def legend(self, final: State) -> list[str]:
         return ["legend: " + LEGEND]
 
-    def picture(self, state: State) -> str:
+    def picture(self, state: State, seats: Sequence[int]) -> str:
         return render_state(state)
 
     def final_picture(self, state: State) -> str:
