@@ -27,6 +27,7 @@ from sanssim.games.logs import (
     ACTIONS_TYPE,
     COMMON_RESULTS,
     COMMON_TURNS,
+    OwnColumns,
     record_columns,
     replay_actions,
     results_frame,
@@ -78,24 +79,20 @@ class GameType(Show, ABC):
     # The score direction: True for a game where the lowest total wins (ranks, `winner`,
     # margins, search strategies and reports all follow it).
     lowest_wins: ClassVar[bool] = False
-    # A game's own results and turns columns and their types, after the common ones
-    # (`sanssim.games.logs`): `result_columns` fills the first, `turn_columns` the second.
-    # A common column named here takes this type (a game whose files always had it).
-    result_columns_schema: ClassVar[Mapping[str, Any]] = {}
-    turn_columns_schema: ClassVar[Mapping[str, Any]] = {}
-    # The columns' order in the game's files when it is not the common columns first (a
-    # game keeping the order its files had before the shared layer); `actions` stays last.
-    result_order: ClassVar[tuple[str, ...]] = ()
-    turn_order: ClassVar[tuple[str, ...]] = ()
+    # A game's own results and turns columns (`sanssim.games.logs.OwnColumns`).
+    columns: ClassVar[OwnColumns] = OwnColumns()
     # The game's PlayerView class.
     view_class: ClassVar[type]
+    # The game's own strategies (`Strategy` classes, each with its `name`).
+    own_strategies: ClassVar[tuple[type[Strategy], ...]] = ()
     # How the game reads its component data (None: it has none).
     component_data: ClassVar[ComponentData | None] = None
 
     @property
     def result_schema(self) -> Mapping[str, Any]:
         """The results table's columns and types (the game's run-format spec)."""
-        return _ordered({**COMMON_RESULTS, **self.result_columns_schema}, self.result_order)
+        own = self.columns
+        return _ordered({**COMMON_RESULTS, **own.result_types}, own.result_order)
 
     @property
     def turn_schema(self) -> Mapping[str, Any]:
@@ -105,7 +102,8 @@ class GameType(Show, ABC):
 
     @property
     def _turn_rows_schema(self) -> dict[str, Any]:
-        return _ordered({**COMMON_TURNS, **self.turn_columns_schema}, self.turn_order)
+        own = self.columns
+        return _ordered({**COMMON_TURNS, **own.turn_types}, own.turn_order)
 
     def option(self, name: str) -> Option:
         for option in self.options:
@@ -171,9 +169,9 @@ class GameType(Show, ABC):
         default every seat is its own side."""
         return tuple(range(game.n_players))
 
-    @abstractmethod
     def strategies(self) -> Mapping[str, type[Strategy]]:
         """The game's own strategies by name (the shared ones are added by the registry)."""
+        return {cls.name: cls for cls in self.own_strategies}
 
     def core(self) -> Core | None:
         """The game's compiled engine (`sanssim.compiled.Core`), if it has one: it plays the
@@ -190,31 +188,23 @@ class GameType(Show, ABC):
         finished: list[tuple[int, int, GameState]],
     ) -> pl.DataFrame:
         """One results row per (game, seat) of finished (game_id, game_seed, state)."""
-        scored = scores(finished) | self.result_columns(game, finished)
+        fill = self.columns.results
+        scored = scores(finished) | (dict(fill(game, finished)) if fill else {})
         return results_frame(
             run_id, self.name, game.n_players, strategies, len(finished), scored, self.result_schema
         )
-
-    def result_columns(
-        self, game: Engine, finished: list[tuple[int, int, GameState]]
-    ) -> dict[str, list[Any]]:
-        """The game's own results columns (`result_columns_schema`), one value per (game,
-        seat) in the order of `finished`."""
-        return {}
 
     def turn_frame(
         self, run_id: str, game: Engine, games: list[tuple[int, GameState]]
     ) -> pl.DataFrame:
         """One turns row per turn of recorded (game_id, state), its chosen actions last."""
-        columns = self.turn_columns(game, games)
+        own = self.columns
+        if own.turns is not None:
+            columns = own.turns(game, games)
+        else:
+            columns = record_columns(games, ["turn", "seat", "score", *own.turn_types])
         frame = turns_frame(run_id, game.n_players, columns, self._turn_rows_schema)
         return with_actions(frame, games)
-
-    def turn_columns(self, game: Engine, games: list[tuple[int, GameState]]) -> dict[str, Any]:
-        """Each turn's `game_id`, `turn`, `seat`, `score` and the game's own columns
-        (`turn_columns_schema`), in the order of `games`: by default from the engine's turn
-        records (`state.log`, one dict a turn with `turn`, `seat`, `score` and those)."""
-        return record_columns(games, ["turn", "seat", "score", *self.turn_columns_schema])
 
     def replay(
         self, game: Engine, game_id: int, seed: int, results: pl.DataFrame, turns: pl.DataFrame
@@ -257,6 +247,7 @@ __all__ = [
     "GameType",
     "Group",
     "NoComponents",
+    "OwnColumns",
     "Option",
     "OptionValue",
     "SeatView",

@@ -12,34 +12,37 @@ from __future__ import annotations
 import operator
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, Generic, Self, TypeVar, final
 
 from sanssim.errors import IllegalActionError
 
+ConfigT = TypeVar("ConfigT")
+ComponentsT = TypeVar("ComponentsT")
+
 
 @dataclass(frozen=True)
-class EngineGame:
+class EngineGame(Generic[ConfigT, ComponentsT]):
     """Fixed parameters of a game: configuration, components and lookup tables.
 
-    A game sets `state_class` and may override `default_components` (a game without
-    component data keeps None) and `derive` (its lookup tables, via `_set`)."""
+    A game subclasses `EngineGame[its config, its components]`, sets `state_class` and
+    `packaged` (the loader of its packaged component data; a game without component data
+    keeps None), and may override `derive` (its lookup tables, via `_set`)."""
 
-    config: Any
-    components: Any = None
+    config: ConfigT
+    components: ComponentsT = None  # type: ignore[assignment]
     state_class: ClassVar[type[EngineState]]
+    packaged: ClassVar[Callable[[], Any] | None] = None
 
     def __post_init__(self) -> None:
-        if self.components is None:
-            self._set("components", self.default_components())
+        packaged = type(self).packaged
+        if self.components is None and packaged is not None:
+            self._set("components", packaged())
         validate = getattr(self.config, "validate", None)
         if validate is not None:
             validate(self.components)
         self.derive()
-
-    def default_components(self) -> Any:
-        """The packaged component data (None: the game has none)."""
-        return None
 
     def derive(self) -> None:
         """Lookup tables computed once from the configuration and components."""
@@ -49,13 +52,11 @@ class EngineGame:
 
     @property
     def n_players(self) -> int:
-        return self.config.n_players
+        return self.config.n_players  # type: ignore[attr-defined]
 
     def new_state(self, seed: int, record: bool = False) -> EngineState:
         """Deal a game. All chance comes from `seed`; `record` keeps the turn log."""
-        state = self.state_class(self, seed, record)
-        state.actions = []
-        return state
+        return self.state_class(self, seed, record)
 
 
 class EngineState(ABC):
@@ -76,6 +77,22 @@ class EngineState(ABC):
     legal: list[int]
     log: list[Any]
     actions: list[tuple[int, int]]  # (turn, action) of every choice made, when recording
+
+    def __init__(self, game: Any, seed: int, record: bool = False) -> None:
+        """A game dealt from `seed` (all its chance comes from it); `record` keeps the
+        turn log. The first seat is to play turn 0; the game's `_deal` does the rest."""
+        self.game = game
+        self.record = record
+        self.n = game.n_players
+        self.turn = 0
+        self.current = 0
+        self.log = []
+        self.actions = []
+        self._deal(seed)
+
+    @abstractmethod
+    def _deal(self, seed: int) -> None:
+        """The game's own starting position, its first decision (`phase`, `legal`) set."""
 
     @final
     def apply_action(self, action: int) -> None:
@@ -118,6 +135,21 @@ class EngineState(ABC):
             f"{self.current} on turn {self.turn} (legal: {options})"
         )
 
+    def _branch(self) -> Self:
+        """A new state of this class with the fields every game has copied; a game's own
+        `clone` (faster than the generic one) copies the rest."""
+        c = object.__new__(type(self))
+        c.game = self.game
+        c.record = self.record
+        c.n = self.n
+        c.phase = self.phase
+        c.turn = self.turn
+        c.current = self.current
+        c.legal = list(self.legal)
+        c.log = list(self.log)
+        c.actions = list(self.actions)
+        return c
+
     def clone(self) -> EngineState:
         """An independent copy, chance state included: lists (and lists of lists) and
         random generators are copied, everything else is shared as immutable."""
@@ -144,6 +176,14 @@ def _copied(value: object) -> object:
         rng.setstate(value.getstate())
         return rng
     return value
+
+
+def shared_ranks(keys: Sequence[Any], lowest_wins: bool = False) -> list[int]:
+    """Each seat's rank from its key (1 = best: the highest key, or the lowest); seats with
+    equal keys share a rank."""
+    if lowest_wins:
+        return [1 + sum(other < mine for other in keys) for mine in keys]
+    return [1 + sum(other > mine for other in keys) for mine in keys]
 
 
 def legal_index(action: object, legal: list[int]) -> int | None:

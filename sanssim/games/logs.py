@@ -10,6 +10,7 @@ replayed by re-applying its actions to a fresh deal, every row checked against t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -42,6 +43,26 @@ COMMON_TURNS: dict[str, pl.DataType] = {
     "seat": pl.Int8(),
     "score": pl.Int16(),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class OwnColumns:
+    """A game's own results and turns columns, after the common ones: their types (a common
+    column named here takes this type: a game whose files always had it), the functions
+    that fill them and the columns' order in the game's files when it is not the common
+    columns first (`actions` stays last).
+
+    `results(game, finished)` gives one value per (game, seat) of finished (game_id,
+    game_seed, state); `turns(game, games)` each turn's `game_id`, `turn`, `seat`, `score`
+    and the turn columns of recorded (game_id, state), by default from the engine's turn
+    records (`state.log`, one dict a turn with those keys)."""
+
+    result_types: Mapping[str, pl.DataType] = field(default_factory=dict)
+    turn_types: Mapping[str, pl.DataType] = field(default_factory=dict)
+    results: Callable[[Any, list[Any]], Mapping[str, Any]] | None = None
+    turns: Callable[[Any, list[Any]], Mapping[str, Any]] | None = None
+    result_order: tuple[str, ...] = ()
+    turn_order: tuple[str, ...] = ()
 
 
 def scores(finished: list[tuple[int, int, GameState]]) -> dict[str, list[Any]]:

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from sanssim.errors import ConfigError
-from sanssim.games.engine import EngineGame, EngineState
+from sanssim.games.engine import EngineGame, EngineState, shared_ranks
 
 NO_THANKS, TAKE = 0, 1
 CARDS = tuple(range(3, 36))
@@ -42,17 +42,15 @@ def card_points(cards: list[int]) -> int:
 class State(EngineState):
     __slots__ = ("deck", "removed", "card", "pot", "chips", "cards")
 
-    def __init__(self, game: Game, seed: int, record: bool = False) -> None:
-        n = game.n_players
+    def _deal(self, seed: int) -> None:
+        config = self.game.config
         deck = list(CARDS)
         random.Random(seed).shuffle(deck)
-        self.game, self.record, self.n, self.log = game, record, n, []
-        self.removed = deck[: game.config.removed]
-        self.deck = deck[game.config.removed :]
+        self.removed, self.deck = deck[: config.removed], deck[config.removed :]
         self.card, self.pot = self.deck.pop(), 0
-        self.chips = [game.config.chips] * n
-        self.cards: list[list[int]] = [[] for _ in range(n)]
-        self.phase, self.turn, self.current = 0, 0, 0
+        self.chips = [config.chips] * self.n
+        self.cards: list[list[int]] = [[] for _ in range(self.n)]
+        self.phase = 0
         self._offer()
 
     def _offer(self) -> None:
@@ -88,17 +86,15 @@ class State(EngineState):
         return [self.score(p) for p in range(self.n)]
 
     def ranks(self) -> list[int]:
-        scores = self.returns()
-        return [1 + sum(other < mine for other in scores) for mine in scores]
+        return shared_ranks(self.returns(), lowest_wins=True)
 
     def describe(self, action: object) -> str:
         names = {NO_THANKS: f"no thanks to {self.card}", TAKE: f"takes {self.card} (+{self.pot})"}
         return names.get(action, repr(action))  # type: ignore[call-overload]
 
 
-@dataclass(frozen=True)
-class Game(EngineGame):
-    config: Config
+class Game(EngineGame[Config, None]):
+    """A No Thanks! game's fixed parameters: its options (it has no component data)."""
 
 
 Game.state_class = State

@@ -5,8 +5,17 @@ from __future__ import annotations
 import polars as pl
 
 from nothanks.engine import Config, Game, State
+from nothanks.strategies import HeuristicStrategy
 from nothanks.view import PlayerView
-from sanssim.games.base import GameType, Option
+from sanssim.games.base import GameType, Option, OwnColumns
+
+
+def _results(game: Game, finished: list) -> dict[str, list]:
+    states = [state for _, _, state in finished]
+    return {
+        "cards": [sorted(s.cards[p]) for s in states for p in range(s.n)],
+        "chips": [s.chips[p] for s in states for p in range(s.n)],
+    }
 
 
 class NoThanks(GameType):
@@ -18,29 +27,19 @@ class NoThanks(GameType):
     )
     lowest_wins = True
     view_class = PlayerView
-    result_columns_schema = {"cards": pl.List(pl.Int8()), "chips": pl.Int8()}
-    turn_columns_schema = {
-        "card": pl.Int8(), "took": pl.Boolean(), "pot": pl.Int8(), "chips": pl.Int8(),
-    }  # fmt: skip
+    own_strategies = (HeuristicStrategy,)
+    columns = OwnColumns(
+        {"cards": pl.List(pl.Int8()), "chips": pl.Int8()},
+        {"card": pl.Int8(), "took": pl.Boolean(), "pot": pl.Int8(), "chips": pl.Int8()},
+        results=_results,
+    )
 
     def new_game(self, n_players: int, options: dict, components: object) -> Game:
         return Game(Config(n_players, **{k: int(v) for k, v in options.items() if v is not None}))
 
-    def strategies(self) -> dict:
-        from nothanks.strategies import HeuristicStrategy
-
-        return {"heuristic": HeuristicStrategy}
-
-    def result_columns(self, game: Game, finished: list) -> dict[str, list]:
-        states = [state for _, _, state in finished]
-        return {
-            "cards": [sorted(s.cards[p]) for s in states for p in range(s.n)],
-            "chips": [s.chips[p] for s in states for p in range(s.n)],
-        }
-
     def picture(self, state: State, seats: object) -> str:
-        seats = [f"seat {p}: {sorted(c)} chips {state.chips[p]}" for p, c in enumerate(state.cards)]
-        return "\n".join([f"card {state.card}, pot {state.pot}, deck {len(state.deck)}", *seats])
+        held = [f"seat {p}: {sorted(c)} chips {state.chips[p]}" for p, c in enumerate(state.cards)]
+        return "\n".join([f"card {state.card}, pot {state.pot}, deck {len(state.deck)}", *held])
 
 
 GAME = NoThanks()

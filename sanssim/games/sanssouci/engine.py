@@ -20,10 +20,10 @@ A decision with a single legal choice is taken automatically.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sanssim.errors import ComponentError, ConfigError
-from sanssim.games.engine import EngineGame, EngineState
+from sanssim.games.engine import EngineGame, EngineState, shared_ranks
 from sanssim.games.sanssouci.components import (
     COLOURS,
     EXPANSION_TOP_ROW,
@@ -34,6 +34,7 @@ from sanssim.games.sanssouci.components import (
     TILE_SETS,
     Components,
 )
+from sanssim.games.sanssouci.data import default_components
 
 ROUNDS = 18
 HAND_SIZE = 2
@@ -293,38 +294,27 @@ class ScoreBreakdown:
         )
 
 
-@dataclass(frozen=True)
-class Game(EngineGame):
-    """Fixed parameters of a game: configuration, components and lookup tables."""
+class Game(EngineGame[GameConfig, Components]):
+    """A Sanssouci design: its rules and components, and the tables derived from them (card
+    kinds and slots, each garden side's setup, the tile supply)."""
 
-    config: GameConfig
-    components: Components = field(default=None)  # type: ignore[assignment]
-
-    def default_components(self) -> Components:
-        from sanssim.games.sanssouci.data import default_components
-
-        return default_components()
+    packaged = default_components
 
     def derive(self) -> None:
-        comps = self.components
-        cards = comps.deck
+        cards = self.components.deck
         kinds = tuple(
             CARD_SYMBOL if c.kind == "symbol" else CARD_PAIR if c.kind == "pair" else CARD_JOKER
             for c in cards
         )
-        pair_slots = tuple(sum(3 << (2 * colour) for colour in c.colours) for c in cards)
-        object.__setattr__(self, "card_kind", kinds)
-        object.__setattr__(self, "card_symbol", tuple(c.symbol for c in cards))
-        object.__setattr__(self, "row_points", self.config.row_points)
-        object.__setattr__(self, "mission_points", self.config.mission_points)
-        object.__setattr__(self, "card_slots", pair_slots)
-        object.__setattr__(
-            self, "setups", tuple(_side_setup(comps, i) for i in range(len(comps.garden_sides)))
-        )
-        per_symbol = self.config.per_symbol(comps)
-        object.__setattr__(
-            self, "tiles", tuple(s for s in range(len(SYMBOLS)) for _ in range(per_symbol))
-        )
+        self._set("card_kind", kinds)
+        self._set("card_symbol", tuple(c.symbol for c in cards))
+        self._set("row_points", self.config.row_points)
+        self._set("mission_points", self.config.mission_points)
+        self._set("card_slots", tuple(sum(3 << (2 * k) for k in c.colours) for c in cards))
+        sides = range(len(self.components.garden_sides))
+        self._set("setups", tuple(_side_setup(self.components, i) for i in sides))
+        per_symbol = self.config.per_symbol(self.components)
+        self._set("tiles", tuple(s for s in range(len(SYMBOLS)) for _ in range(per_symbol)))
 
     def expansion_marks(self, garden: int, expansion: int) -> tuple[list[int], list[int]]:
         """Points for a landscape and for a gardener placed on each square."""
@@ -368,20 +358,16 @@ class State(EngineState):
         "pending_tile", "pending_target", "_turn",
     )  # fmt: skip
 
-    def __init__(self, game: Game, seed: int, record: bool = False) -> None:
-        if game is None:
-            return
+    game: Game
+    log: list[TurnRecord]
+
+    def _deal(self, seed: int) -> None:
+        game = self.game
         comps = game.components
         cfg = game.config
-        n = cfg.n_players
+        n = self.n
         rng = random.Random(seed)
-        self.game = game
         self.rng = rng
-        self.record = record
-        self.n = n
-        self.turn = 0
-        self.current = 0
-        self.log: list[TurnRecord] = []
         self._turn: TurnRecord | None = None
         self.pending_tile = EMPTY
         self.pending_target = EMPTY
@@ -688,8 +674,7 @@ class State(EngineState):
 
     def ranks(self) -> list[int]:
         """1 = best; the gardener count breaks ties, players still tied share a rank."""
-        keys = [(b.total, b.gardeners) for b in (self.breakdown(p) for p in range(self.n))]
-        return [1 + sum(other > mine for other in keys) for mine in keys]
+        return shared_ranks([(b.total, b.gardeners) for b in map(self.breakdown, range(self.n))])
 
     def describe(self, action: object) -> str:
         """A readable name for an action at the current decision."""
@@ -713,16 +698,9 @@ class State(EngineState):
 
     def clone(self) -> State:
         """An independent copy, chance state included."""
-        c = State.__new__(State)
-        c.game = self.game
+        c = self._branch()
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
-        c.record = self.record
-        c.n = self.n
-        c.phase = self.phase
-        c.turn = self.turn
-        c.current = self.current
-        c.legal = list(self.legal)
         c.display = list(self.display)
         c.slot_of_symbol = list(self.slot_of_symbol)
         c.filled = self.filled
@@ -748,8 +726,6 @@ class State(EngineState):
         c.n_gardeners = list(self.n_gardeners)
         c.pending_tile = self.pending_tile
         c.pending_target = self.pending_target
-        c.log = list(self.log)
-        c.actions = list(self.actions)
         c._turn = None if self._turn is None else _copy_record(self._turn)
         return c
 

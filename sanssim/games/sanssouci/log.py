@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.compiled.frames import coded, coded_lists, lists
+from sanssim.games.logs import OwnColumns
 from sanssim.games.sanssouci import SYMBOLS, State
 from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_SLOTS, Game
 
@@ -255,3 +256,8 @@ def _symbol_expr(expr: pl.Expr) -> pl.Expr:
     return expr.replace_strict(
         range(len(SYMBOLS)), list(SYMBOLS), default=None, return_dtype=pl.String
     )
+
+
+COLUMNS = OwnColumns(
+    RESULT_COLUMNS, TURN_COLUMNS, result_columns, turn_columns, RESULT_ORDER, TURN_ORDER
+)

@@ -33,6 +33,8 @@ from sanssim.games.sanssouci.render import (
     render_garden,
     render_state,
 )
+from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
+from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
 from sanssim.games.sanssouci.view import PlayerView
 
 if TYPE_CHECKING:
@@ -184,9 +186,9 @@ class Sanssouci(GameType):
     options_in_results = ("expansion", "duplicate_reshuffle", "tile_set")
     headline_figures = ("missions_rank",)
     view_class = PlayerView
+    own_strategies = (GreedyStrategy, HeuristicStrategy, TunedHeuristicStrategy)
     component_data = ComponentData(load_components, Components.from_manifest)
-    result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
-    turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
+    columns = log.COLUMNS
 
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
@@ -242,27 +244,10 @@ class Sanssouci(GameType):
             options["garden_sides"] = ",".join(sides)
         return options
 
-    def strategies(self) -> dict[str, type]:
-        from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
-        from sanssim.games.sanssouci.strategies.heuristic import (
-            HeuristicStrategy,
-            TunedHeuristicStrategy,
-        )
-
-        return {
-            cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy, TunedHeuristicStrategy)
-        }
-
     def core(self) -> SanssouciCore:
         from sanssim.games.sanssouci.core import SanssouciCore
 
         return SanssouciCore()
-
-    def result_columns(self, game: Game, finished: list[tuple[int, int, State]]) -> dict:
-        return log.result_columns(game, finished)
-
-    def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
-        return log.turn_columns(game, games)
 
     def legend(self, final: State) -> list[str]:
         """The symbols, the rules played and each seat's garden side, expansion side and

@@ -16,7 +16,7 @@ generator of its own and the bag order is its only future chance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -132,15 +132,11 @@ def _action_tables(n_cells: int, n_kinds: int) -> tuple[int, tuple[tuple[tuple[i
     return width, tables
 
 
-@dataclass(frozen=True)
-class Game(EngineGame):
-    """Fixed parameters of a game: configuration, components and lookup tables."""
+class Game(EngineGame[GameConfig, Components]):
+    """A Seikatsu design: its rules and components, and the tables derived from them (cells
+    and neighbours, pagoda rows, sides and teams, the tile bag)."""
 
-    config: GameConfig
-    components: Components = field(default=None)  # type: ignore[assignment]
-
-    def default_components(self) -> Components:
-        return default_components()
+    packaged = default_components
 
     def derive(self) -> None:
         comps = self.components
@@ -242,15 +238,13 @@ class State(EngineState):
         "koi_held", "side_score", "own_points", "koi_played", "start_tiles",
     )  # fmt: skip
 
-    def __init__(self, game: Game, seed: int, record: bool = False) -> None:
-        n = game.config.n_players
+    game: Game
+    log: list[TurnRecord]
+
+    def _deal(self, seed: int) -> None:
+        game = self.game
+        n = self.n
         rng = stream(seed, BAG_STREAM)
-        self.game = game
-        self.record = record
-        self.n = n
-        self.turn = 0
-        self.current = 0
-        self.log: list[TurnRecord] = []
         self.board = [EMPTY] * game.n_cells
         self.occupied = 0
         self.frontier = 0
@@ -431,14 +425,7 @@ class State(EngineState):
 
     def clone(self) -> State:
         """An independent copy (the bag order is the only chance state)."""
-        c = State.__new__(State)
-        c.game = self.game
-        c.record = self.record
-        c.n = self.n
-        c.phase = self.phase
-        c.turn = self.turn
-        c.current = self.current
-        c.legal = list(self.legal)
+        c = self._branch()
         c.board = list(self.board)
         c.occupied = self.occupied
         c.frontier = self.frontier
@@ -452,8 +439,6 @@ class State(EngineState):
         c.own_points = list(self.own_points)
         c.koi_played = list(self.koi_played)
         c.start_tiles = list(self.start_tiles)
-        c.log = list(self.log)
-        c.actions = list(self.actions)
         return c
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.games.columns import fixed_lists
+from sanssim.games.logs import OwnColumns
 from sanssim.games.seikatsu.engine import EMPTY, Game, State, TurnRecord
 
 RESULT_COLUMNS: dict[str, pl.DataType] = {
@@ -162,3 +163,8 @@ def _named(codes: pl.Series, values: list[Any], dtype: pl.DataType) -> pl.Series
     lookup = pl.Series([*values, None], dtype=dtype)
     index = codes.to_numpy()
     return lookup.gather(np.where(index < 0, len(values), index).astype(np.uint32))
+
+
+COLUMNS = OwnColumns(
+    RESULT_COLUMNS, TURN_COLUMNS, result_columns, turn_columns, RESULT_ORDER, TURN_ORDER
+)

@@ -12,6 +12,7 @@ from sanssim.games.seikatsu.components import TIE_BREAKS, Components, load_compo
 from sanssim.games.seikatsu.engine import Game, GameConfig, State
 from sanssim.games.seikatsu.render import legend as garden_legend
 from sanssim.games.seikatsu.render import render_garden, render_state
+from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.games.seikatsu.view import PlayerView
 
 FROM_COMPONENTS = "components"  # a house rule left to the component data
@@ -59,9 +60,9 @@ class Seikatsu(GameType):
     )
     sources = ("bird_points", "flower_points")
     view_class = PlayerView
+    own_strategies = (GreedyStrategy, HeuristicStrategy)
     component_data = ComponentData(load_components, Components.from_manifest)
-    result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
-    turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
+    columns = log.COLUMNS
 
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
@@ -91,22 +92,11 @@ class Seikatsu(GameType):
             options.setdefault(name, FROM_COMPONENTS)
         return options
 
-    def strategies(self) -> dict[str, type]:
-        from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
-
-        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
-
     def core(self) -> Any:
         """The compiled core (`sanssim.compiled.Core`); numba is imported only here."""
         from sanssim.games.seikatsu.core import SeikatsuCore
 
         return SeikatsuCore()
-
-    def result_columns(self, game: Game, finished: list[tuple[int, int, State]]) -> dict:
-        return log.result_columns(game, finished)
-
-    def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
-        return log.turn_columns(game, games)
 
     def same_turn_value(self, column: str, engine: Any, logged: Any) -> bool:
         """A hand is a multiset: its order in the log is not the engine's."""

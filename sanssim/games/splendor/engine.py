@@ -21,12 +21,12 @@ A decision with a single legal choice is taken automatically.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from sanssim.errors import ConfigError, IllegalActionError
-from sanssim.games.engine import EngineGame, EngineState
+from sanssim.games.engine import EngineGame, EngineState, shared_ranks
 from sanssim.games.splendor.components import (
     COLOURS,
     TOKEN_NAMES,
@@ -217,15 +217,11 @@ def _check_range(name: str, value: object, low: int, high: int) -> None:
         raise ConfigError(f"{name} must be an integer {low}-{high}, got {value!r}")
 
 
-@dataclass(frozen=True)
-class Game(EngineGame):
-    """Fixed parameters of a game: configuration, components and lookup tables."""
+class Game(EngineGame[GameConfig, Components]):
+    """A Splendor design: its rules and components, and the tables derived from them (the
+    packed cost fields, the decks by level, noble values)."""
 
-    config: GameConfig
-    components: Components = field(default=None)  # type: ignore[assignment]
-
-    def default_components(self) -> Components:
-        return load_components()
+    packaged = load_components
 
     def derive(self) -> None:
         comps = self.components
@@ -299,14 +295,13 @@ class State(EngineState):
         "round_passes", "round_visits", "bought", "excess", "end_reason", "_turn",
     )  # fmt: skip
 
-    def __init__(self, game: Game, seed: int, record: bool = False) -> None:
+    game: Game
+    log: list[int]  # RECORD_WIDTH ints per finished turn, when recording
+
+    def _deal(self, seed: int) -> None:
+        game = self.game
         cfg = game.config
-        n = cfg.n_players
-        self.game = game
-        self.record = record
-        self.n = n
-        self.turn = 0
-        self.current = 0
+        n = self.n
         gems = cfg.resolved_gem_tokens
         gold, given = cfg.later_seat_gold, cfg.later_seat_gems
         later = [int(c < given) for c in range(N_GEMS)] + [gold]
@@ -329,7 +324,6 @@ class State(EngineState):
         self.bought = False
         self.excess = 0
         self.end_reason = EMPTY
-        self.log: list[int] = []  # RECORD_WIDTH ints per finished turn, when recording
         self._turn: list[int] | None = None
         decks = []
         for level, cards in enumerate(game.level_cards, start=1):
@@ -716,7 +710,7 @@ class State(EngineState):
             (pts, seat if later else 0, -cards)
             for seat, (pts, cards) in enumerate(zip(self.points, self.cards_bought, strict=True))
         ]
-        return [1 + sum(other > mine for other in keys) for mine in keys]
+        return shared_ranks(keys)
 
     def describe(self, action: object) -> str:
         """A readable name for an action."""
@@ -749,14 +743,7 @@ class State(EngineState):
 
     def clone(self) -> State:
         """An independent copy, decks (the only chance) included."""
-        c = State.__new__(State)
-        c.game = self.game
-        c.record = self.record
-        c.n = self.n
-        c.phase = self.phase
-        c.turn = self.turn
-        c.current = self.current
-        c.legal = list(self.legal)
+        c = self._branch()
         c.supply = list(self.supply)
         c.tokens = [list(t) for t in self.tokens]
         c.bonus = [list(b) for b in self.bonus]
@@ -778,8 +765,6 @@ class State(EngineState):
         c.bought = self.bought
         c.excess = self.excess
         c.end_reason = self.end_reason
-        c.log = list(self.log)
-        c.actions = list(self.actions)
         c._turn = None if self._turn is None else list(self._turn)
         return c
 

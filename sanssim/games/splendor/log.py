@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from sanssim.games.columns import block_lists, fixed_lists
+from sanssim.games.logs import OwnColumns
 from sanssim.games.splendor.engine import (
     ACTION_NAMES,
     END_REASONS,
@@ -225,3 +226,8 @@ def table_columns(
         "deck_left": lists(R_DECK_LEFT, N_LEVELS, I8),
         "supply": lists(R_SUPPLY, N_GEMS + 1, I8),
     }
+
+
+COLUMNS = OwnColumns(
+    RESULT_COLUMNS, TURN_COLUMNS, result_columns, turn_columns, RESULT_ORDER, TURN_ORDER
+)

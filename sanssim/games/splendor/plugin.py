@@ -19,6 +19,7 @@ from sanssim.games.splendor.engine import (
     State,
 )
 from sanssim.games.splendor.render import LEGEND, render_state
+from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.games.splendor.view import PlayerView
 
 PARAMETERS = (
@@ -96,9 +97,9 @@ class Splendor(GameType):
     sources = ("card_points", "noble_points")
     options_in_results = ("target_points", "gem_tokens", "gold_tokens", "max_rounds")
     view_class = PlayerView
+    own_strategies = (GreedyStrategy, HeuristicStrategy)
     component_data = ComponentData(load_components, Components.from_dict)
-    result_columns_schema, result_order = log.RESULT_COLUMNS, log.RESULT_ORDER
-    turn_columns_schema, turn_order = log.TURN_COLUMNS, log.TURN_ORDER
+    columns = log.COLUMNS
 
     def new_game(
         self, n_players: int, options: Mapping[str, OptionValue], components: Components
@@ -119,11 +120,6 @@ class Splendor(GameType):
             options.setdefault(name, default)
         return options
 
-    def strategies(self) -> dict[str, type]:
-        from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
-
-        return {cls.name: cls for cls in (GreedyStrategy, HeuristicStrategy)}
-
     def core(self) -> Any:
         """The compiled core (`sanssim.compiled.Core`) that plays Splendor chunks."""
         from sanssim.games.splendor.core import SplendorCore
@@ -134,12 +130,6 @@ class Splendor(GameType):
         from sanssim.games.splendor import report
 
         return report.SECTIONS
-
-    def result_columns(self, game: Game, finished: list[tuple[int, int, State]]) -> dict:
-        return log.result_columns(game, finished)
-
-    def turn_columns(self, game: Game, games: list[tuple[int, State]]) -> dict:
-        return log.turn_columns(game, games)
 
     def apply_logged(self, state: State, action: int, row: Mapping[str, Any]) -> None:
         """A logged buy pays as the log says: gold may stand in for a colour held."""
