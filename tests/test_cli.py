@@ -13,7 +13,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sanssim.cli import _rate, counted, main
+from sanssim.cli import main
+from sanssim.cli.running import _rate, counted
 from sanssim.runformat import MANIFEST
 
 SMALL = ["--games", "6", "--workers", "1"]

@@ -11,14 +11,14 @@ from sanssim.analysis.document import Block, Figure, Para, Table
 from sanssim.analysis.section import Context
 from sanssim.analysis.tuning.shared import (
     SHOWN,
+    candidate_figure,
+    closing_blocks,
     final_lines,
     interval,
     order,
-    other_metrics,
     scaled,
     unit_scale,
     values_text,
-    verdict_line,
 )
 
 
@@ -92,17 +92,7 @@ def search_blocks(
             ("fresh deals", fresh, "#d62728"),
         )
     ]
-    by_candidate = ctx.figure(f"{name}_by_candidate")
-    default = data["candidates"][0]
-    reference = scale * default["final"]["estimate"] if "final" in default else None
-    figures.intervals(
-        by_candidate,
-        "Objective by candidate",
-        labels,
-        series,
-        f"{data['objective']['text']} ({unit or 'value'}, 95% CI)",
-        reference=reference,
-    )
+    by_candidate, _ = candidate_figure(ctx, name, data, "Objective by candidate", labels, series)
     spent = [r["spent_after"] for r in data["rounds"]]
     best = [
         r["estimates"][str(r["ranking"][0])] if r["ranking"] else r["estimates"]["0"]
@@ -121,8 +111,6 @@ def search_blocks(
         "games played so far",
         f"{data['objective']['text']} ({unit or 'value'})",
     )
-    verdict = verdict_line(data)
-    findings.append(f"Tuning: {verdict}.")
     blocks += [
         Figure(
             by_candidate.name,
@@ -134,6 +122,5 @@ def search_blocks(
             "The round leader's and the default's objective after each round of halving, by "
             "games played.",
         ),
-        Para(f"Best against default: {verdict}."),
     ]
-    return blocks + other_metrics(folder, data)
+    return closing_blocks(folder, data, findings, blocks)

@@ -16,17 +16,7 @@ from typing import Any
 from sanssim.analysis import figures
 from sanssim.analysis.document import Block, Figure, Para, Table
 from sanssim.analysis.section import Context
-from sanssim.analysis.tuning.shared import (
-    SHOWN,
-    final_lines,
-    interval,
-    order,
-    other_metrics,
-    scaled,
-    unit_scale,
-    values_text,
-    verdict_line,
-)
+from sanssim.analysis.tuning import shared
 
 TABLED = 12  # points in the report's table and figure, besides the default and finalists
 
@@ -36,11 +26,13 @@ def ranked(data: dict[str, Any]) -> list[dict[str, Any]]:
     evaluated fewer than `min_visits` times after the others."""
     fewest = data["schedule"]["min_visits"]
     visited = [c for c in data["candidates"] if "model" in c]
-    return sorted(visited, key=lambda c: (c["evaluations"] < fewest, order(data, c["model"])))
+    return sorted(
+        visited, key=lambda c: (c["evaluations"] < fewest, shared.order(data, c["model"]))
+    )
 
 
 def _model(data: dict[str, Any], value: float) -> str:
-    scale, unit = unit_scale(data)
+    scale, unit = shared.unit_scale(data)
     return f"{scale * value:.{1 if unit else 3}f}{unit}"
 
 
@@ -61,12 +53,12 @@ def summary_lines(data: dict[str, Any]) -> list[str]:
         f"games: {data['spent']:,} of a budget of {data['budget']:,}; {_walk(data)}",
         "\nbest points by the model (its mean; the point's own evaluations pooled, 95% CI):",
     ]
-    for c in ranked(data)[:SHOWN]:
+    for c in ranked(data)[: shared.SHOWN]:
         lines.append(
             f"  {c['label']}  model {_model(data, c['model'])}, {c['evaluations']} evaluations: "
-            f"{interval(data, c['search'])}  {values_text(c)}"
+            f"{shared.interval(data, c['search'])}  {shared.values_text(c)}"
         )
-    return lines + final_lines(data)
+    return lines + shared.final_lines(data)
 
 
 def search_blocks(
@@ -74,7 +66,7 @@ def search_blocks(
 ) -> list[Block]:
     """The walk: what it measured, the best points, the objective by budget spent, what the
     model learned per value, and the best against the default."""
-    scale, unit = unit_scale(data)
+    scale, unit = shared.unit_scale(data)
     schedule = data["schedule"]
     space = "; ".join(
         f"{d['name']} in {', '.join(map(str, schedule['grid'][d['name']]))}" for d in data["space"]
@@ -96,12 +88,12 @@ def search_blocks(
     rows = [
         [
             c["label"],
-            values_text(c),
+            shared.values_text(c),
             str(c.get("evaluations", 0)),
             f"{c['games']:,}",
             _model(data, c["model"]) if "model" in c else "–",
-            interval(data, c["search"]) if "search" in c else "–",
-            interval(data, c["final"]) if "final" in c else "–",
+            shared.interval(data, c["search"]) if "search" in c else "–",
+            shared.interval(data, c["final"]) if "final" in c else "–",
         ]
         for c in shown
     ]
@@ -111,22 +103,16 @@ def search_blocks(
             rows,
         )
     )
-    by_candidate = ctx.figure(f"{name}_by_candidate")
-    default = data["candidates"][0]
-    reference = scale * default["final"]["estimate"] if "final" in default else None
-    figures.intervals(
-        by_candidate,
-        "Objective of the best points",
-        [c["label"] for c in shown],
-        [
-            figures.Series(title, *scaled([c.get(key) for c in shown], scale), colour=colour)
-            for title, key, colour in (
-                ("its evaluations, pooled", "search", "#1f77b4"),
-                ("fresh deals", "final", "#d62728"),
-            )
-        ],
-        f"{data['objective']['text']} ({unit or 'value'}, 95% CI)",
-        reference=reference,
+    series = [
+        figures.Series(title, *shared.scaled([c.get(key) for c in shown], scale), colour=colour)
+        for title, key, colour in (
+            ("its evaluations, pooled", "search", "#1f77b4"),
+            ("fresh deals", "final", "#d62728"),
+        )
+    ]
+    labels = [c["label"] for c in shown]
+    by_candidate, reference = shared.candidate_figure(
+        ctx, name, data, "Objective of the best points", labels, series
     )
     by_budget = ctx.figure(f"{name}_by_budget")
     evaluations = data["evaluations"]
@@ -144,8 +130,6 @@ def search_blocks(
         f"{data['objective']['text']} ({unit or 'value'})",
         points=("each evaluation",),
     )
-    verdict = verdict_line(data)
-    findings.append(f"Tuning: {verdict}.")
     blocks += [
         Figure(
             by_candidate.name,
@@ -164,9 +148,8 @@ def search_blocks(
             "these are the walk's averages, not effects)."
         ),
         Table(["dimension", "value", "mean of its evaluations (95% CI)"], _singles(data)),
-        Para(f"Best against default: {verdict}."),
     ]
-    return blocks + other_metrics(folder, data)
+    return shared.closing_blocks(folder, data, findings, blocks)
 
 
 def _shown(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -183,7 +166,7 @@ def _singles(data: dict[str, Any]) -> list[list[str]]:
         for v in dim["values"]:
             label = f"{v['value']}{' (default)' if v['value'] == dim['default'] else ''}"
             if v["n"] > 1:
-                cell = interval(data, v)
+                cell = shared.interval(data, v)
             elif v["n"] == 1:
                 cell = f"{_model(data, v['estimate'])}, n = 1"
             else:

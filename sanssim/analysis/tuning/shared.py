@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from sanssim.analysis import fmt, paired, quality
+from sanssim.analysis import figures, fmt, paired, quality
 from sanssim.analysis import objective as obj
 from sanssim.analysis.document import Block, Para, Table
 from sanssim.analysis.errors import ReportError
@@ -21,6 +21,9 @@ from sanssim.games import get_game
 from sanssim.rundir import check_manifest, scan
 from sanssim.runformat import MANIFEST, RESULTS
 from sanssim.seeding import derive_seed
+
+if TYPE_CHECKING:
+    from sanssim.analysis.section import Context
 
 SHOWN = 8  # candidates listed in the printed summary
 PERCENT = ("against", "seat-balance", "rspread")  # objectives read as percentages
@@ -117,6 +120,30 @@ def scaled(estimates: list[dict[str, Any] | None], scale: float) -> list[list[fl
         [None if est is None else scale * est[key] for est in estimates]
         for key in ("estimate", "lo", "hi")
     ]
+
+
+def candidate_figure(
+    ctx: Context, name: str, data: dict[str, Any], title: str, labels: list[str], series: list[Any]
+) -> tuple[Path, float | None]:
+    """The objective by candidate (95% intervals), the default on fresh deals dashed; with
+    that reference (None when the default was not re-measured)."""
+    scale, unit = unit_scale(data)
+    figure = ctx.figure(f"{name}_by_candidate")
+    default = data["candidates"][0]
+    reference = scale * default["final"]["estimate"] if "final" in default else None
+    axis = f"{data['objective']['text']} ({unit or 'value'}, 95% CI)"
+    figures.intervals(figure, title, labels, series, axis, reference=reference)
+    return figure, reference
+
+
+def closing_blocks(
+    folder: Path, data: dict[str, Any], findings: list[str], blocks: list[Block]
+) -> list[Block]:
+    """The search's figures and tables (`blocks`), then the verdict (also a key finding)
+    and the other metrics of the finalists."""
+    verdict = verdict_line(data)
+    findings.append(f"Tuning: {verdict}.")
+    return [*blocks, Para(f"Best against default: {verdict}."), *other_metrics(folder, data)]
 
 
 def other_metrics(folder: Path, data: dict[str, Any]) -> list[Block]:
