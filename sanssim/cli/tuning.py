@@ -12,20 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sanssim.cli.common import (
-    DECISION_TIMEOUT,
-    ENGINE_OPTION,
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    GAME_FLAG,
-    GAME_OPTIONS,
-    OutPath,
-    executor_options,
-    fail,
-    game_option_flags,
-    given_game_options,
-    main,
-)
+from sanssim.cli import common
 from sanssim.cli.running import flag_names, interrupt, play_plan, print_summary, said_capped
 from sanssim.errors import SanssimError
 from sanssim.games import get_game
@@ -36,23 +23,23 @@ if TYPE_CHECKING:
     from sanssim.runner.tuning import Search, Tune
 
 
-@main.command()
+@common.main.command()
 @click.option(
     "--strategies", "names", required=True, help="Comma-separated specs, e.g. random,greedy."
 )
-@GAME_FLAG
+@common.GAME_FLAG
 @click.option("--players", default=2, show_default=True, help="Player count.")
 @click.option("--games", default=1000, show_default=True, help="Games per seating.")
 @click.option("--seed", default=1, show_default=True, help="Master seed, shared by every seating.")
 @click.option(
     "--seatings", type=click.Choice(SEATINGS), default="all", show_default=True, help=SEATINGS_HELP
 )
-@game_option_flags
+@common.game_option_flags
 @click.option("--no-turn-log", is_flag=True, help="Write results only.")
 @click.option("--workers", type=int, help="Worker processes (default: all cores).")
-@ENGINE_OPTION
-@DECISION_TIMEOUT
-@click.option("--out", type=OutPath(), help="Run directory (default runs/<time>).")
+@common.ENGINE_OPTION
+@common.DECISION_TIMEOUT
+@click.option("--out", type=common.OutPath(), help="Run directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.pass_context
 def tournament(ctx: click.Context, names: str, **options: object) -> None:
@@ -68,7 +55,7 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     out: Path = options["out"] or default_out()  # type: ignore[assignment]
     workers = options["workers"]
     if workers is not None and workers < 1:  # type: ignore[operator]
-        fail(f"--workers must be at least 1, got {workers}")
+        common.fail(f"--workers must be at least 1, got {workers}")
     try:
         game_type = get_game(str(options["game"]))
         arms = tournament_arms(
@@ -79,11 +66,11 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
             game=game_type.name,
             seatings=str(options["seatings"]),
             turn_log=not options["no_turn_log"],
-            options=game_options(game_type, given_game_options(ctx)),
+            options=game_options(game_type, common.given_game_options(ctx)),
         )
         run_plan = plan(out, arms, bool(options["force"]))
     except SanssimError as exc:
-        fail(str(exc))
+        common.fail(str(exc))
     outcomes, seconds, used = play_plan(
         run_plan,
         "local",
@@ -99,11 +86,11 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
             "\n" + format_standings(standings([out]), lambda t: short_spec(t, game_type.name))
         )
     except SanssimError as exc:
-        fail(str(exc))
+        common.fail(str(exc))
 
 
-@main.command()
-@GAME_FLAG
+@common.main.command()
+@common.GAME_FLAG
 @click.option("--players", default=2, show_default=True, help="Player count.")
 @click.option(
     "-s",
@@ -162,9 +149,9 @@ def tournament(ctx: click.Context, names: str, **options: object) -> None:
     help="NTBEA: deals per evaluation, each seat rotation (default 50).",
 )
 @click.option("--seed", default=1, show_default=True, help="Seed of the whole search.")
-@game_option_flags
-@executor_options
-@click.option("--out", type=OutPath(), help="Tune directory (default runs/<time>).")
+@common.game_option_flags
+@common.executor_options
+@click.option("--out", type=common.OutPath(), help="Tune directory (default runs/<time>).")
 @click.option("--force", is_flag=True, help="Overwrite an --out directory holding something else.")
 @click.option("--resume", is_flag=True, help="Finish the tune in --out, with its own settings.")
 @click.pass_context
@@ -182,26 +169,28 @@ def tune(ctx: click.Context, **options: object) -> None:
     given = [
         name
         for name in ("game", "players", "strategy", "params", "objective", "against", "budget",
-                     "candidates", "finalists", "method", "batch", "seed", *GAME_OPTIONS)
+                     "candidates", "finalists", "method", "batch", "seed", *common.GAME_OPTIONS)
         if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
     ]  # fmt: skip
     try:
         if workers is not None and workers < 1:
-            fail(f"--workers must be at least 1, got {workers}")
+            common.fail(f"--workers must be at least 1, got {workers}")
         if options["resume"]:
             if out is None:
-                fail("--resume needs --out DIR, the tune to finish")
+                common.fail("--resume needs --out DIR, the tune to finish")
             if given:
-                fail(f"--resume takes its settings from {out}; drop --{flag_names(given)}")
+                common.fail(f"--resume takes its settings from {out}; drop --{flag_names(given)}")
             settings = tuning.load_settings(out)
         else:
             ntbea = options["method"] == tuning.NTBEA
             if ntbea and "candidates" in given:
-                fail("--candidates is for --method halving; NTBEA walks a grid of each range")
+                common.fail(
+                    "--candidates is for --method halving; NTBEA walks a grid of each range"
+                )
             if not ntbea and "batch" in given:
-                fail("--batch is for --method ntbea")
+                common.fail("--batch is for --method ntbea")
             game_type = get_game(str(options["game"]))
-            fixed = game_options(game_type, given_game_options(ctx))
+            fixed = game_options(game_type, common.given_game_options(ctx))
             settings = tuning.Settings(
                 game=game_type.name,
                 players=options["players"],  # type: ignore[arg-type]
@@ -223,7 +212,7 @@ def tune(ctx: click.Context, **options: object) -> None:
         out = out or default_out()
         tuning.check_out(out, plan, bool(options["force"]), bool(options["resume"]))
     except SanssimError as exc:
-        fail(str(exc))
+        common.fail(str(exc))
     search = _tune(
         plan,
         out,
@@ -259,7 +248,7 @@ def _tune(
     try:
         executor = executor_for(executor_name, workers, address, decision_timeout)
     except SanssimError as exc:
-        fail(str(exc))
+        common.fail(str(exc))
     said_capped(executor)
     executor.engine = engine  # type: ignore[assignment]
     counted: set[str] = set()
@@ -280,19 +269,19 @@ def _tune(
         bar.close()
         click.echo(f"\ninterrupted: finished games are kept in {out}; finish with\n"
                    f"  sanssim tune --resume --out {out}", err=True)  # fmt: skip
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(common.EXIT_INTERRUPTED)
     except WorkerLost as exc:
         bar.close()
         click.echo(f"\n{exc}: finish with  sanssim tune --resume --out {out}", err=True)
-        sys.exit(EXIT_FAILED)
+        sys.exit(common.EXIT_FAILED)
     except SanssimError as exc:
-        fail(str(exc))
+        common.fail(str(exc))
     except OSError as exc:  # a full disk: every file written so far is whole (atomic)
         bar.close()
         why = f"cannot write {exc.filename or out}: {exc.strerror}"
         if (out / TUNE).is_file():
             why += f"; finished games are kept, finish with `sanssim tune --resume --out {out}`"
-        fail(why)
+        common.fail(why)
     finally:
         bar.close()
         signal.signal(signal.SIGTERM, previous)
@@ -310,4 +299,4 @@ def _print_tune(search: Search) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.main())

@@ -97,6 +97,18 @@ class Strategy:
         return [(a, {"score": score}) for a, score in self.explain(view, legal)]
 
 
+class TermsStrategy(Strategy):
+    """A strategy that writes only `terms`: each option's score split into named terms;
+    `explain` ranks their sums, best first (equal scores keep the order of `legal`)."""
+
+    def terms(self, view: View, legal: list[int]) -> list[tuple[int, dict[str, float]]]:
+        raise NotImplementedError
+
+    def explain(self, view: View, legal: list[int]) -> list[tuple[int, float]]:
+        totals = [(a, sum(t.values())) for a, t in self.terms(view, legal)]
+        return sorted(totals, key=lambda item: -item[1])
+
+
 @dataclass(frozen=True, slots=True)
 class StrategySpec:
     """A resolved `name:key=value,...` spec: the class and its full parameters."""

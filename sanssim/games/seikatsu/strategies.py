@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from sanssim.games.seikatsu.engine import Game
 from sanssim.games.seikatsu.view import PlayerView
-from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.base import Param, TermsStrategy
 
 EPS = 1e-9
 
@@ -53,13 +53,17 @@ def _options(view: PlayerView, legal: list[int]) -> list[tuple[int, int, int]]:
     return [(a, *divmod(a, n_cells)) for a in legal]
 
 
-def _ranked(scored: list[tuple[int, dict[str, float]]]) -> list[tuple[int, float]]:
-    """(action, score) best first; equal scores keep the order of `legal`."""
-    totals = [(a, sum(t.values())) for a, t in scored]
-    return sorted(totals, key=lambda item: -item[1])
+class _TermsStrategy(TermsStrategy):
+    """A strategy scoring each option by its named `terms` and playing one of the best."""
+
+    def _best(self, view: PlayerView, legal: list[int]) -> list[int]:
+        """The options tied at the top score, in the order of `legal`."""
+        ranked = self.explain(view, legal)
+        top = ranked[0][1]
+        return [a for a, s in ranked if s >= top - EPS]
 
 
-class GreedyStrategy(Strategy):
+class GreedyStrategy(_TermsStrategy):
     """Most points this turn: bird points plus the change in its own pagoda's flower
     points, rows valued as they stand now. Ties: a garden tile before a koi (the koi
     stays wild for later), then uniformly at random (`self.rng`)."""
@@ -80,13 +84,8 @@ class GreedyStrategy(Strategy):
             )
         return out
 
-    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
-        return _ranked(self.terms(view, legal))
-
     def choose(self, view: PlayerView, legal: list[int]) -> int:
-        ranked = self.explain(view, legal)
-        top = ranked[0][1]
-        best = [a for a, s in ranked if s >= top - EPS]
+        best = self._best(view, legal)
         koi = view.game.koi_kind
         n_cells = view.game.n_cells
         keep_koi = [a for a in best if a // n_cells != koi]
@@ -94,7 +93,7 @@ class GreedyStrategy(Strategy):
         return pool[int(self.rng.random() * len(pool))]
 
 
-class HeuristicStrategy(Strategy):
+class HeuristicStrategy(_TermsStrategy):
     """Whole-game play by documented weights (all parameters).
 
     An option's score is the sum of these terms, in points:
@@ -173,11 +172,6 @@ class HeuristicStrategy(Strategy):
             )
         return out
 
-    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
-        return _ranked(self.terms(view, legal))
-
     def choose(self, view: PlayerView, legal: list[int]) -> int:
-        ranked = self.explain(view, legal)
-        top = ranked[0][1]
-        best = [a for a, s in ranked if s >= top - EPS]
+        best = self._best(view, legal)
         return best[int(self.rng.random() * len(best))]

@@ -25,7 +25,7 @@ from sanssim.games.splendor.engine import (
     TAKE_SETS,
 )
 from sanssim.games.splendor.view import PlayerView
-from sanssim.strategies.base import Param, Strategy
+from sanssim.strategies.base import Param, Strategy, TermsStrategy
 
 Terms = dict[str, float]
 GEMS = range(N_GEMS)
@@ -80,20 +80,8 @@ class _Position:
 TAKE_GAINS: tuple[tuple[int, ...], ...] = tuple(TAKE_SETS) + tuple((c, c) for c in GEMS)
 
 
-def _ranked(scored: list[tuple[int, Terms]]) -> list[tuple[int, float]]:
-    out = [(a, sum(t.values())) for a, t in scored]
-    out.sort(key=lambda item: -item[1])
-    return out
-
-
-class _Scored(Strategy):
+class _Scored(TermsStrategy):
     """Choice, explanation and terms from one `terms` method."""
-
-    def terms(self, view: PlayerView, legal: list[int]) -> list[tuple[int, Terms]]:
-        raise NotImplementedError
-
-    def explain(self, view: PlayerView, legal: list[int]) -> list[tuple[int, float]]:
-        return _ranked(self.terms(view, legal))
 
     def choose(self, view: PlayerView, legal: list[int]) -> int:
         best, best_score = legal[0], float("-inf")
