@@ -98,8 +98,9 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
     draws as after `seed`.
 
     Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
-    by side, word i of every lane together, the block twists the same way, and each
-    generator's row is copied out of the block at the end, a cache line at a time."""
+    by side, word i of every lane together; the block is copied out a cache line of each
+    generator at a time, and each generator twists on its own row (contiguous, so that
+    the twist vectorises; across the block's lanes it does not)."""
     lanes = np.empty((N, LANES), dtype=np.uint32)
     prev = np.empty(LANES, dtype=np.uint32)
     even = np.empty(LANES, dtype=np.uint32)  # added at init_by_array's even steps
@@ -115,36 +116,19 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
         for i in range(2, N):  # the second loop: words 2 to 623, then word 1
             _final_step(lanes, i, prev)
         _final_step(lanes, 1, prev)
-        lanes[0, :] = _UPPER
-        _twist_lanes(lanes)
         for first in range(0, N, _TILE):
             for lane in range(used):
                 row = rows[start + lane]
                 for i in range(first, first + _TILE):
                     gens[row, i] = lanes[i, lane]
         for lane in range(used):
-            gens[rows[start + lane], N] = 0
+            g = gens[rows[start + lane]]
+            g[0] = _UPPER
+            _twist(g)
+            g[N] = 0
 
 
-_TILE = 16  # words of a generator copied out of the block together: one cache line
-assert N % _TILE == 0
-
-
-@nb.njit(cache=True)
-def _twist_lanes(lanes: np.ndarray) -> None:
-    """`_twist` on every lane of a block at once."""
-    for kk in range(N - M):
-        _twist_step(lanes, kk, kk + 1, kk + M)
-    for kk in range(N - M, N - 1):
-        _twist_step(lanes, kk, kk + 1, kk + M - N)
-    _twist_step(lanes, N - 1, 0, M - 1)
-
-
-@nb.njit(cache=True, inline="always")
-def _twist_step(lanes: np.ndarray, kk: int, after: int, ahead: int) -> None:
-    for lane in range(LANES):
-        y = (lanes[kk, lane] & _UPPER) | (lanes[after, lane] & _LOWER)
-        lanes[kk, lane] = lanes[ahead, lane] ^ _mix(y)
+_TILE = 16  # words of a generator copied out of the block together: 64 bytes, a cache line
 
 
 @nb.njit(cache=True, inline="always")
