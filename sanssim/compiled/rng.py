@@ -15,6 +15,9 @@ import random as _random
 import numba as nb
 import numpy as np
 
+from sanssim.compiled.bits import bit_length
+from sanssim.compiled.kernel import kernel
+
 N = 624
 M = 397
 STATE = N + 1  # words, then the position
@@ -95,8 +98,9 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
     draws as after `seed`.
 
     Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
-    by side, word i of every lane together, and each generator's row is copied out of
-    the block at the end."""
+    by side, word i of every lane together; the block is copied out a cache line of each
+    generator at a time, and each generator twists on its own row (contiguous, so that
+    the twist vectorises; across the block's lanes it does not)."""
     lanes = np.empty((N, LANES), dtype=np.uint32)
     prev = np.empty(LANES, dtype=np.uint32)
     even = np.empty(LANES, dtype=np.uint32)  # added at init_by_array's even steps
@@ -112,13 +116,19 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
         for i in range(2, N):  # the second loop: words 2 to 623, then word 1
             _final_step(lanes, i, prev)
         _final_step(lanes, 1, prev)
+        for first in range(0, N, _TILE):
+            for lane in range(used):
+                row = rows[start + lane]
+                for i in range(first, first + _TILE):
+                    gens[row, i] = lanes[i, lane]
         for lane in range(used):
             g = gens[rows[start + lane]]
             g[0] = _UPPER
-            for i in range(1, N):
-                g[i] = lanes[i, lane]
             _twist(g)
             g[N] = 0
+
+
+_TILE = 16  # words of a generator copied out of the block together: 64 bytes, a cache line
 
 
 @nb.njit(cache=True, inline="always")
@@ -146,7 +156,7 @@ def _final_step(lanes: np.ndarray, i: int, prev: np.ndarray) -> None:
         prev[lane] = cur
 
 
-@nb.njit(cache=True)
+@kernel
 def _twist(g: np.ndarray) -> None:
     """The next 624 words in place (the loop split where `kk + M` wraps, which lets it
     vectorise)."""
@@ -157,19 +167,24 @@ def _twist(g: np.ndarray) -> None:
     g[N - 1] = g[M - 1] ^ _mix((g[N - 1] & _UPPER) | (g[0] & _LOWER))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _mix(y):
     return (y >> np.uint32(1)) ^ ((np.uint32(0) - (y & np.uint32(1))) & _MATRIX_A)
 
 
-@nb.njit(cache=True)
+# The draws below are kernels (`sanssim.compiled.kernel`): called once or twice per
+# decision, a reference-counted call costs ten times the draw itself.
+
+
+@kernel
 def word(g: np.ndarray) -> np.uint32:
     """The next 32-bit output (`genrand_uint32`)."""
-    if g[N] >= N:
+    at = g[N]
+    if at >= N:
         _twist(g)
-        g[N] = 0
-    y = g[g[N]]
-    g[N] += 1
+        at = 0
+    y = g[at]
+    g[N] = at + 1
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -177,7 +192,7 @@ def word(g: np.ndarray) -> np.uint32:
     return y
 
 
-@nb.njit(cache=True)
+@kernel
 def getrandbits(g: np.ndarray, k: int) -> np.int64:
     """`getrandbits(k)` for 0 <= k <= 63: low word first, the last one cut to size."""
     if k <= 0:
@@ -189,16 +204,7 @@ def getrandbits(g: np.ndarray, k: int) -> np.int64:
     return low | (high << np.int64(32))
 
 
-@nb.njit(cache=True)
-def bit_length(n: np.int64) -> int:
-    k = 0
-    while n > 0:
-        n >>= 1
-        k += 1
-    return k
-
-
-@nb.njit(cache=True)
+@kernel
 def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
     """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n."""
     k = bit_length(n)
@@ -208,13 +214,13 @@ def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
     return r
 
 
-@nb.njit(cache=True)
+@kernel
 def randrange(g: np.ndarray, start: np.int64, stop: np.int64) -> np.int64:
     """`randrange(start, stop)` (and `randrange(n)` as `randrange(0, n)`)."""
     return start + randbelow(g, stop - start)
 
 
-@nb.njit(cache=True)
+@kernel
 def random(g: np.ndarray) -> float:
     """`random()`: a 53-bit float in [0, 1)."""
     a = word(g) >> np.uint32(5)
@@ -222,7 +228,7 @@ def random(g: np.ndarray) -> float:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
     """`shuffle(x[:n])` in place."""
     for i in range(n - 1, 0, -1):
@@ -232,7 +238,7 @@ def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
         x[j] = tmp
 
 
-@nb.njit(cache=True)
+@kernel
 def choice_index(g: np.ndarray, n: int) -> np.int64:
     """The index `choice(seq)` picks in a sequence of length n."""
     return randbelow(g, n)

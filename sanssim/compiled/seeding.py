@@ -8,7 +8,8 @@ text `derive_seed` hashes, and the generators of a block of games are seeded tog
 
 A core describes its streams once per chunk (`stream_table`), makes one block of
 generators (`new_block`) and, every `BLOCK_GAMES` games, seeds the next block's streams
-(`seed_games`): game i of a block draws stream s from `gens[i * streams + s]`.
+(`seed_games`): game i of a block draws stream s from `gens[i * streams + s]`. The hash
+is kernels (`sanssim.compiled.kernel`): it runs once per stream and game.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.kernel import kernel
 from sanssim.seeding import SEED_BITS
 
 # A stream's row in a stream table: its kind, then the bytes after the game seed's text.
@@ -97,7 +99,7 @@ def _mix(a, b, c, d, x, y):  # noqa: ANN001, ANN202 - numba's uint64 scalars
     return a, b, c, d
 
 
-@nb.njit(cache=True)
+@kernel
 def _compress(h: np.ndarray, m: np.ndarray, count: int, last: bool) -> None:
     """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F)."""
     v0, v1, v2, v3, v4, v5, v6, v7 = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
@@ -125,18 +127,20 @@ def _compress(h: np.ndarray, m: np.ndarray, count: int, last: bool) -> None:
     h[7] ^= v7 ^ v15
 
 
-@nb.njit(cache=True)
+@kernel
 def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
     """`hashlib.blake2b(text[:length], digest_size=8)`'s digest as a big-endian integer;
     `words` is scratch of 24 (the hash state, then a block)."""
     h, m = words[:8], words[8:24]
-    h[:] = _IV
+    for i in range(8):
+        h[i] = _IV[i]
     h[0] ^= np.uint64(0x01010000 | _DIGEST)
     done = 0
     while True:
         size = min(_BLOCK, length - done)
         last = done + size == length
-        m[:] = 0
+        for i in range(16):
+            m[i] = 0
         for i in range(size):
             m[i >> 3] |= np.uint64(text[done + i]) << np.uint64(8 * (i & 7))
         _compress(h, m, done + size, last)
@@ -149,7 +153,7 @@ def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
     return out
 
 
-@nb.njit(cache=True)
+@kernel
 def _write_int(value: np.int64, text: np.ndarray) -> int:
     """`str(value)`'s bytes at the start of `text`; their count."""
     magnitude = np.uint64(value) if value >= 0 else np.uint64(0) - np.uint64(value)
@@ -174,7 +178,7 @@ def scratch(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.empty(_WIDEST_INT + table.shape[1], np.uint8), np.empty(24, np.uint64)
 
 
-@nb.njit(cache=True)
+@kernel
 def derive(
     seed: np.int64, table: np.ndarray, row: int, text: np.ndarray, words: np.ndarray
 ) -> np.int64:

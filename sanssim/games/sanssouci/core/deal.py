@@ -75,11 +75,10 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
         for p in range(n):
             st[GARDEN + p] = gp[G_SIDES + p]
     else:
-        picked = np.empty(n, dtype=np.int64)
-        mt.sample_indices(g, gp[G_N_BOARDS], n, picked)
+        mt.sample_indices(g, gp[G_N_BOARDS], n, st[GARDEN : GARDEN + n])  # the boards
         for p in range(n):
             k = mt.randbelow(g, np.int64(SIDES_PER_BOARD))
-            st[GARDEN + p] = gp[gp[G_BOARD_SIDES] + picked[p] * SIDES_PER_BOARD + k]
+            st[GARDEN + p] = gp[gp[G_BOARD_SIDES] + st[GARDEN + p] * SIDES_PER_BOARD + k]
     tiles = gp[G_N_TILES]
     for i in range(tiles):
         st[SUPPLY + i] = gp[gp[G_TILES] + i]
@@ -93,22 +92,22 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
     if gp[G_RESHUFFLE]:
         for colour in range(N_SLOTS // 2):
             st[RESHUFFLES] += reshuffle(st, g, 2 * colour)
-    deck = np.empty(DECK, dtype=np.int64)
-    for p in range(n):
+    for p in range(n):  # each deck shuffled where it lives, the hand dealt off its top
+        deck = DECKS + DECK * p
         for i in range(DECK):
-            deck[i] = i
-        mt.shuffle(g, deck, np.int64(DECK))
-        st[HANDS + HAND_SIZE * p] = deck[DECK - 1]
-        st[HANDS + HAND_SIZE * p + 1] = deck[DECK - 2]
+            st[deck + i] = i
+        mt.shuffle(g, st[deck : deck + DECK], np.int64(DECK))
+        for i in range(HAND_SIZE):
+            st[HANDS + HAND_SIZE * p + i] = st[deck + DECK - 1 - i]
+            st[deck + DECK - 1 - i] = 0
         st[HAND_LEN + p] = HAND_SIZE
-        for i in range(DECK - HAND_SIZE):
-            st[DECKS + DECK * p + i] = deck[i]
         st[DECK_LEN + p] = DECK - HAND_SIZE
-    missions = np.arange(N_SYMBOLS)
-    mt.shuffle(g, missions, np.int64(N_SYMBOLS))
+    for i in range(N_SYMBOLS):  # shuffled in the missions' room (two a seat, four seats)
+        st[MISSIONS + i] = i
+    mt.shuffle(g, st[MISSIONS : MISSIONS + N_SYMBOLS], np.int64(N_SYMBOLS))
+    for i in range(2 * n, N_SYMBOLS):
+        st[MISSIONS + i] = 0
     for p in range(n):
-        st[MISSIONS + 2 * p] = missions[2 * p]
-        st[MISSIONS + 2 * p + 1] = missions[2 * p + 1]
         occupied = gp[gp[G_PREPRINTED] + st[GARDEN + p]]
         st[OCCUPIED + p] = occupied
         st[REACH + p] = flood(ROW_MASK[1], occupied)
@@ -117,10 +116,7 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
         st[EXP_SIDE + p] = -1
         st[EXP_BOARD + p] = -1
     if gp[G_EXPANSION]:
-        picked = np.empty(n, dtype=np.int64)
-        mt.sample_indices(g, gp[G_N_EXP_BOARDS], n, picked)
-        for p in range(n):
-            st[EXP_BOARD + p] = picked[p]
+        mt.sample_indices(g, gp[G_N_EXP_BOARDS], n, st[EXP_BOARD : EXP_BOARD + n])
         st[PHASE] = SIDE
         side_choices(st, gp)
     else:

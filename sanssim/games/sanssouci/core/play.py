@@ -11,7 +11,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
@@ -19,7 +18,6 @@ from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
     G_N_TILES,
-    LEGAL,
     LEGAL_LEN,
     PHASE,
     RECORD_WIDTH,
@@ -31,8 +29,7 @@ from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
 from sanssim.games.sanssouci.core.strategies import (
     ISMCTS,
     LOOKAHEAD,
-    RANDOM,
-    best_by_score,
+    choose_simple,
     work_array,
 )
 from sanssim.games.sanssouci.engine import END
@@ -44,14 +41,12 @@ def choose(
 ) -> np.int64:
     """The current seat's choice by its strategy (`strategies` names the kinds; `work`: a
     `strategies.work_array`)."""
-    if kind == RANDOM:
-        return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
     if kind == LOOKAHEAD:
         return lookahead(st, gp, w, g)
     if kind == ISMCTS:
         scratch = np.empty(st[LEGAL_LEN])
         return ismcts(st, gp, w, g, scratch, scratch.copy())
-    return best_by_score(st, gp, kind, w, work)
+    return choose_simple(st, gp, kind, w, g, work)
 
 
 @nb.njit(cache=True)
@@ -85,7 +80,10 @@ def play_games(
         settle(st, gp, g, log, pos)
         while st[PHASE] != END:
             p = st[CURRENT]
-            action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
+            if kinds[p] < LOOKAHEAD:  # a kernel: no reference counts at every decision
+                action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
+            else:
+                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
             if record:
                 picks[picked, 0] = pos[0]
                 picks[picked, 1] = action

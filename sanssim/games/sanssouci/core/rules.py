@@ -9,6 +9,7 @@ A finished turn's record is copied into row `pos[0]` of `log` when recording.
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
@@ -102,6 +103,9 @@ from sanssim.games.sanssouci.engine import NEIGHBOURS as _NEIGHBOURS
 from sanssim.games.sanssouci.engine import NOBLE_ZONE as _NOBLE_ZONE
 from sanssim.games.sanssouci.engine import ROW_MASK as _ROW_MASK
 
+# A rule step: a kernel inlined where it is called, since a call passes each array as
+# seven words on the stack, which costs more than most steps do.
+step = nb.njit(cache=True, _nrt=False, inline="always")
 ENDING = END + 1  # internal: the turn's moves are done, `end_turn` is due
 ROW_MASK = np.array(_ROW_MASK, dtype=np.int64)
 COL_MASK = np.array(_COL_MASK, dtype=np.int64)
@@ -114,7 +118,7 @@ LANDSCAPE, GARDENER = np.bool_(False), np.bool_(True)
 flood = kernel(engine.flood)  # the engine's own flood fill, compiled as it is
 
 
-@kernel
+@step
 def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
     """The legal choices: the squares of `mask`, lowest first (engine.bits)."""
     k = 0
@@ -125,14 +129,14 @@ def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
     st[LEGAL_LEN] = k
 
 
-@kernel
+@step
 def put_tile(st: np.ndarray, slot: int, symbol: np.int64) -> None:
     st[DISPLAY + slot] = symbol
     st[SLOT_OF_SYMBOL + symbol] |= np.int64(1) << slot
     st[FILLED] |= np.int64(1) << slot
 
 
-@kernel
+@step
 def _take(st: np.ndarray, slot: int) -> np.int64:
     symbol = st[DISPLAY + slot]
     st[DISPLAY + slot] = -1
@@ -141,7 +145,7 @@ def _take(st: np.ndarray, slot: int) -> np.int64:
     return symbol
 
 
-@kernel
+@step
 def pop_supply(st: np.ndarray) -> np.int64:
     st[SUPPLY_LEN] -= 1
     return st[SUPPLY + st[SUPPLY_LEN]]
@@ -174,7 +178,7 @@ def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
     return count
 
 
-@kernel
+@step
 def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     board = st[EXP_BOARD + st[CURRENT]]
     for k in range(SIDES_PER_BOARD):
@@ -182,22 +186,23 @@ def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     st[LEGAL_LEN] = SIDES_PER_BOARD
 
 
-@kernel
+@step
 def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
     """The TAKE decision's legal choices (a single one is applied by `settle`)."""
     p = st[CURRENT]
     hand_len = st[HAND_LEN + p]
-    rec = REC
-    for i in range(RECORD_WIDTH):
-        st[rec + i] = -1
-    for i in (R_CARD_WILD, R_GARDENER, R_EXPANSION_POINTS, R_NOBLE_POINTS, R_SCORE):
-        st[rec + i] = 0
-    st[rec + R_TURN] = st[TURN]
-    st[rec + R_SEAT] = p
-    for i in range(hand_len):
-        st[rec + R_HAND + i] = st[HANDS + HAND_SIZE * p + i]
-    for slot in range(N_SLOTS):
-        st[rec + R_DISPLAY + slot] = st[DISPLAY + slot]
+    if st[RECORD]:  # the turn's record starts blank, with the hand and display it saw
+        rec = REC
+        for i in range(RECORD_WIDTH):
+            st[rec + i] = -1
+        for i in (R_CARD_WILD, R_GARDENER, R_EXPANSION_POINTS, R_NOBLE_POINTS, R_SCORE):
+            st[rec + i] = 0
+        st[rec + R_TURN] = st[TURN]
+        st[rec + R_SEAT] = p
+        for i in range(hand_len):
+            st[rec + R_HAND + i] = st[HANDS + HAND_SIZE * p + i]
+        for slot in range(N_SLOTS):
+            st[rec + R_DISPLAY + slot] = st[DISPLAY + slot]
     filled = st[FILLED]
     k = 0
     for i in range(hand_len):
@@ -223,7 +228,7 @@ def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
     st[PHASE] = TAKE
 
 
-@kernel
+@step
 def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
     """Pop the hand's card at `index` (a hand of at most two)."""
     base = HANDS + HAND_SIZE * p
@@ -235,7 +240,7 @@ def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
     return card
 
 
-@kernel
+@step
 def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
     p = st[CURRENT]
     if action >= DISCARD:
@@ -276,7 +281,7 @@ def expansion_mark(st: np.ndarray, gp: np.ndarray, p: np.int64, sq: np.int64, ga
     return gp[base + N_SQUARES * gardener + sq]
 
 
-@kernel
+@step
 def _place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> None:
     p = st[CURRENT]
     bit = np.int64(1) << sq
@@ -298,7 +303,7 @@ def _place(st: np.ndarray, gp: np.ndarray, sq: np.int64, gardener: bool) -> None
     st[REC + R_EXPANSION_POINTS] = points
 
 
-@kernel
+@step
 def _start_noble(st: np.ndarray) -> None:
     p = st[CURRENT]
     ends = st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
@@ -311,7 +316,7 @@ def _start_noble(st: np.ndarray) -> None:
     st[PHASE] = NOBLE
 
 
-@kernel
+@step
 def _move_noble(st: np.ndarray, sq: np.int64) -> None:
     if sq == PASS:
         return
@@ -328,7 +333,7 @@ def _move_noble(st: np.ndarray, sq: np.int64) -> None:
     st[NOBLE_POINTS + p] += row
 
 
-@kernel
+@step
 def _end_turn(
     st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray
 ) -> None:

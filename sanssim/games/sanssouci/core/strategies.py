@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled import rng as mt
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
 from sanssim.compiled.ismcts import PARAMS
 from sanssim.compiled.kernel import kernel
@@ -118,6 +119,17 @@ def weights(
     if search is not None:
         row[W_SEARCH:] = search
     return row
+
+
+@kernel
+def choose_simple(
+    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work: np.ndarray
+) -> np.int64:
+    """The choice of a `random`, `greedy` or `heuristic` seat (its weights `w`, its stream
+    `g`; `work`: a `work_array`): a kernel, since it is called at every decision."""
+    if kind == RANDOM:
+        return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
+    return best_by_score(st, gp, kind, w, work)
 
 
 @kernel
