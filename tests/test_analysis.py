@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sanssim.analysis import fmt, stats
+from sanssim.analysis import figures, fmt, report, stats
 from sanssim.analysis.dataset import load_dataset
 from sanssim.analysis.document import Figure, Heading, Para, Table, to_html, to_markdown
 from sanssim.analysis.errors import ReportError
@@ -386,6 +386,26 @@ def test_mixed_line_up_splits_missions_by_strategy_and_qualifies_the_seat_test(
     md = (tmp_path / "report" / "report.md").read_text()
     assert "### Missions — all games — greedy" in md and "### Missions — all games — random" in md
     assert "seats play different strategies" in md
+
+
+def test_figures_drawn_by_the_worker_are_the_figures_drawn_in_place(
+    run_2p: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    command = ["sanssim", "report", str(run_2p)]
+    in_place = write_report([run_2p], tmp_path / "in-place", command)
+    monkeypatch.setattr(report, "BACKGROUND_GAMES", 0)
+    drawn = write_report([run_2p], tmp_path / "worker", command)
+    assert [p.name for p in drawn.files] == [p.name for p in in_place.files]
+    for mine, theirs in zip(drawn.files, in_place.files, strict=True):
+        assert mine.read_bytes() == theirs.read_bytes(), mine.name
+
+
+def test_a_figure_the_worker_cannot_write_fails_the_block(tmp_path: Path) -> None:
+    series = [figures.Series("arm", [1.0], [0.5], [1.5])]
+    with pytest.raises(FileNotFoundError), figures.in_background():
+        figures.intervals(tmp_path / "missing" / "f.png", "title", ["a"], series, "x")
+    figures.intervals(tmp_path / "f.png", "title", ["a"], series, "x")  # in place again
+    assert (tmp_path / "f.png").is_file()
 
 
 def test_rewriting_a_report_leaves_no_stale_figures(

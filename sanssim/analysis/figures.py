@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import wraps
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import polars as pl
@@ -13,6 +19,57 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 DPI = 110
+
+# The worker that draws figures inside `in_background`, and the figures it has been given.
+_worker: ProcessPoolExecutor | None = None
+_pending: list[Future] = []
+
+
+@contextmanager
+def in_background() -> Iterator[None]:
+    """Figures drawn inside the block are rendered by one worker process while the caller
+    goes on computing its tables (a report's sections spend a large part of their time in
+    matplotlib, which holds one core), and are all on disk when the block ends; a figure that
+    failed raises there. One worker, so the second of two cores does the drawing; it starts
+    in a fresh interpreter (no fork of polars' threads), about a second that the first
+    figures do not wait for. Where no worker can start, figures are drawn in place."""
+    global _worker
+    if _worker is not None:  # nested: the outer block waits
+        yield
+        return
+    try:
+        _worker = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"))
+        _pending.append(_worker.submit(_ready))  # start it (imports) while data loads
+    except (OSError, NotImplementedError):
+        _worker = None
+        yield
+        return
+    try:
+        yield
+        for future in _pending:
+            future.result()
+    finally:
+        _pending.clear()
+        _worker.shutdown(cancel_futures=True)
+        _worker = None
+
+
+def _ready() -> None:
+    """Nothing: the worker's first task, which has it import matplotlib."""
+
+
+def _deferred(draw: Callable[..., None]) -> Callable[..., None]:
+    """`draw` runs in the worker inside `in_background` (its arguments are plain values and
+    `Series`, which pickle), else in place. The worker runs this same wrapper, in place."""
+
+    @wraps(draw)
+    def drawn(*args: Any, **kwargs: Any) -> None:
+        if _worker is None:
+            draw(*args, **kwargs)
+        else:
+            _pending.append(_worker.submit(drawn, *args, **kwargs))
+
+    return drawn
 
 
 @dataclass(frozen=True)
@@ -53,14 +110,6 @@ def series(
     )
 
 
-def _errors(s: Series, keep: list[int]) -> list[list[float]]:
-    """Error bar lengths below and above each kept point; a Wilson bound at a rate of 0 or 1
-    can pass its estimate by a rounding error, which matplotlib refuses as negative."""
-    below = [max(0.0, s.mean[i] - s.lo[i]) for i in keep]
-    above = [max(0.0, s.hi[i] - s.mean[i]) for i in keep]
-    return [below, above]
-
-
 def _save(fig: plt.Figure, path: Path) -> None:
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
@@ -82,6 +131,7 @@ def _errors(s: Series, keep: list[int]) -> list[list[float]]:
     ]
 
 
+@_deferred
 def intervals(
     path: Path,
     title: str,
@@ -113,6 +163,7 @@ def intervals(
     _save(fig, path)
 
 
+@_deferred
 def lines(
     path: Path,
     title: str,
@@ -140,6 +191,7 @@ def lines(
     _save(fig, path)
 
 
+@_deferred
 def panels(
     path: Path,
     title: str,

@@ -18,6 +18,7 @@ from sanssim.analysis.section import FEW_ARMS, Context, Section, skipped_without
 
 TITLE = "Game quality"
 BY = ["run"]  # within one arm; a string key would slow every join
+TURN_COLUMNS = [*BY, "game_id", "turn", "round", "seat", "score"]  # what `quality` reads
 PANELS = {
     "lead_changes": ("lead changes per game", "mean"),
     "worst_deficit": ("winner's worst deficit (points)", "mean"),
@@ -77,7 +78,8 @@ def build(ctx: Context) -> Section:
     per_game, held, team_arms = [], {}, []
     for arm in arms:
         sides = teams(data, arm)
-        turns = data.turns.filter(pl.col("arm") == arm)
+        # Read once for both measures: the turn log is the report's largest table.
+        turns = data.turns.filter(pl.col("arm") == arm).select(*TURN_COLUMNS).collect()
         results = data.results.filter(pl.col("arm") == arm)
         games = quality.per_game(turns, results, sides, BY, data.game_type.lowest_wins)
         per_game.append(games.with_columns(arm=pl.lit(arm)))

@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import generic, robustness, tuning
+from sanssim.analysis import figures, generic, robustness, tuning
 from sanssim.analysis.answers import answers
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import (
@@ -44,6 +44,10 @@ REPORT_FILES = ("report.md", "report.html", REPORT_JSON)
 # Figures shown with the key findings at the top, when a section made them: the game's own
 # (`GameType.headline_figures`) come between these two.
 HEADLINE_FIGURES = ("seat_advantage", "score_distribution")
+# From this many games on, a report's figures are drawn by a worker process while its
+# sections compute (`figures.in_background`); a smaller report is over before a worker
+# would have started (about a second), so it draws them in place.
+BACKGROUND_GAMES = 5_000
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,11 @@ def _compose(data: Dataset, out: Path, command: list[str]) -> ReportSummary:
         robustness.build,
         *tuning.SECTIONS,
     ]
-    sections = [build(ctx) for build in builders]
+    if int(data.arms["games"].sum()) >= BACKGROUND_GAMES:
+        with figures.in_background():
+            sections = [build(ctx) for build in builders]
+    else:
+        sections = [build(ctx) for build in builders]
     skipped = [s for section in sections for s in section.skipped]
     answer = [*answers(ctx), *(a for section in sections for a in section.answer)]
     limit = MAX_ANSWERS if len(answer) <= MAX_ANSWERS else MAX_ANSWERS - 1  # room for the count

@@ -49,8 +49,14 @@ def holdings(ctx: Context) -> pl.LazyFrame:
     )
 
 
+# The holdings columns the section's tables read (`rank_stability` pairs cards by deal).
+HELD = ["arm", "group", "mission", "mission_a", "pair", "points", "total", "win", "row"]
+HELD += ["run", "garden_side", "col", "game_id", "game_seed", "seat"]
+
+
 def build(ctx: Context) -> Section:
-    held = holdings(ctx)
+    # Collected once: every table below would otherwise explode and join the results again.
+    held = holdings(ctx).select(HELD).collect().lazy()
     by = ["arm", "group", "mission"]
     values = mean_table(held, by, {"points": pl.col("points"), "total": pl.col("total")})
     wins = rate_table(held, by, {"win": pl.col("win")})
