@@ -349,7 +349,7 @@ def _on_engine(config: RunConfig, engine: str | None) -> RunConfig:
     compiled one (compiled now, or loaded from the cache) or Python."""
     core = core_for(config.game_type, config.specs(), engine or config.engine)
     if core is not None:
-        prepare(core)
+        prepare(core, config.specs())
     return replace(config, engine=PYTHON if core is None else COMPILED)
 
 

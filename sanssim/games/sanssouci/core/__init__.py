@@ -34,6 +34,9 @@ _KINDS = {
 }
 # the strategies that draw from their stream
 _DRAWING = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
+# the strategy families, each with its own compiled play loop (`core.play`)
+SIMPLE, SEARCHING = "simple", "searching"
+_SEARCHES = (LookaheadStrategy, IsmctsStrategy)
 
 
 class SanssouciCore:
@@ -45,12 +48,20 @@ class SanssouciCore:
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         return all(spec.cls in _KINDS for spec in specs)
 
-    def compile(self) -> None:
+    def family(self, specs: Sequence[StrategySpec] | None) -> str:
+        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`."""
+        if specs is None or any(spec.cls in _SEARCHES for spec in specs):
+            return SEARCHING
+        return SIMPLE
+
+    def compile(self, family: str) -> None:
         from sanssim.games.sanssouci.engine import GameConfig
         from sanssim.strategies import resolve
 
         game = Game(GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True))
-        names = ("random", "greedy", "lookahead:rollouts=2", "ismcts:iterations=2")
+        names = ["random", "greedy", "heuristic", "heuristic"]
+        if family == SEARCHING:
+            names[2:] = ["lookahead:rollouts=2", "ismcts:iterations=2"]
         specs = [resolve(s) for s in names]
         self.play_chunk(game, specs, "compile", [s.text for s in specs], [(0, 1)], True)
 
@@ -67,7 +78,7 @@ class SanssouciCore:
         from sanssim.games.logs import results_frame, turns_frame, with_chosen
         from sanssim.games.sanssouci import log
         from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
-        from sanssim.games.sanssouci.core.play import play_games, result_arrays
+        from sanssim.games.sanssouci.core.play import play_searching, play_simple, result_arrays
         from sanssim.games.sanssouci.plugin import GAME
 
         n = game.n_players
@@ -81,9 +92,8 @@ class SanssouciCore:
         turns = ROUNDS * n
         results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
-        picked = play_games(
-            pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks
-        )
+        play = play_simple if self.family(specs) == SIMPLE else play_searching
+        picked = play(pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks)
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}
         frame = results_frame(run_id, GAME.name, n, strategies, len(ids), cols, GAME.result_schema)
