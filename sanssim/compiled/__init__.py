@@ -152,7 +152,7 @@ def prepare(core: Core, specs: Sequence[StrategySpec] | None = None) -> None:
 
     numba checks a cached function against its own file only, not against the constants it
     reads from other modules; so when any source of the core changed, its cached code is
-    dropped first (with its families' markers), and the whole core compiles afresh."""
+    dropped first, and the whole core compiles afresh."""
     family = core.family(specs)
     if (type(core), family) in _PREPARED:
         return
@@ -163,8 +163,6 @@ def prepare(core: Core, specs: Sequence[StrategySpec] | None = None) -> None:
     if not marker.exists():
         print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
         if not any(cache_dir().glob(f"{name}-{digest}-*.ready")):
-            for stale in cache_dir().glob(f"{name}-*.ready"):
-                stale.unlink(missing_ok=True)
             _drop_cached(folders)
     core.compile(family)
     marker.parent.mkdir(parents=True, exist_ok=True)
