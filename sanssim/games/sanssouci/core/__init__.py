@@ -34,7 +34,7 @@ _KINDS = {
 }
 # the strategies that draw from their stream
 _DRAWING = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
-# the strategy families, each with its own compiled play loop (`core.play`)
+# the strategy families, each compiled on its own (`core.play.play_games`)
 SIMPLE, SEARCHING = "simple", "searching"
 _SEARCHES = (LookaheadStrategy, IsmctsStrategy)
 
@@ -78,7 +78,7 @@ class SanssouciCore:
         from sanssim.games.logs import results_frame, turns_frame, with_chosen
         from sanssim.games.sanssouci import log
         from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
-        from sanssim.games.sanssouci.core.play import play_searching, play_simple, result_arrays
+        from sanssim.games.sanssouci.core.play import play_games, result_arrays
         from sanssim.games.sanssouci.plugin import GAME
 
         n = game.n_players
@@ -92,8 +92,10 @@ class SanssouciCore:
         turns = ROUNDS * n
         results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
-        play = play_simple if self.family(specs) == SIMPLE else play_searching
-        picked = play(pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks)
+        searching = True if self.family(specs) == SEARCHING else None
+        picked = play_games(
+            pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks, searching
+        )
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}
         frame = results_frame(run_id, GAME.name, n, strategies, len(ids), cols, GAME.result_schema)
@@ -120,7 +122,7 @@ class SanssouciCore:
 
         kind = _KINDS[spec.cls]
         st, gp = state_array(state), pack_game(state.game)
-        return int(choose(st, gp, kind, seat_weights(spec), g, work_array()))
+        return int(choose(st, gp, kind, seat_weights(spec), g, work_array(), True))
 
     def search_terms(
         self, state: State, spec: StrategySpec, g: np.ndarray

@@ -8,8 +8,6 @@ choice made, in order: its turn row and the action.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numba as nb
 import numpy as np
 
@@ -41,79 +39,70 @@ from sanssim.games.sanssouci.engine import END
 
 
 @nb.njit(cache=True)
-def choose_simple(
-    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work
+def choose(
+    st: np.ndarray,
+    gp: np.ndarray,
+    kind: np.int64,
+    w: np.ndarray,
+    g: np.ndarray,
+    work: np.ndarray,
+    searching: bool | None,
 ) -> np.int64:
-    """The current seat's choice by `random`, `greedy` or `heuristic` (`work`: a
-    `strategies.work_array`)."""
+    """The current seat's choice by its strategy (`strategies` names the kinds; `work`: a
+    `strategies.work_array`). `searching` None: the seat plays random, greedy or heuristic,
+    and numba prunes the searches' branch unseen (neither typed nor compiled); True: any."""
+    if searching is not None:
+        if kind == LOOKAHEAD:
+            return lookahead(st, gp, w, g)
+        if kind == ISMCTS:
+            scratch = np.empty(st[LEGAL_LEN])
+            return ismcts(st, gp, w, g, scratch, scratch.copy())
     if kind == RANDOM:
         return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
     return best_by_score(st, gp, kind, w, work)
 
 
 @nb.njit(cache=True)
-def choose(
-    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work
-) -> np.int64:
-    """The current seat's choice by any of its strategies (`strategies` names the kinds)."""
-    if kind == LOOKAHEAD:
-        return lookahead(st, gp, w, g)
-    if kind == ISMCTS:
-        scratch = np.empty(st[LEGAL_LEN])
-        return ismcts(st, gp, w, g, scratch, scratch.copy())
-    return choose_simple(st, gp, kind, w, g, work)
-
-
-def play_loop(choose: Callable[..., np.int64]) -> Callable[..., int]:
-    """The chunk's play loop over `choose`: one per strategy family, so that a chunk of
-    simple strategies never compiles (or loads) the searches."""
-
-    @nb.njit(cache=True)
-    def play_games(
-        gp: np.ndarray,
-        seeds: np.ndarray,
-        streams: np.ndarray,
-        kinds: np.ndarray,
-        w: np.ndarray,
-        record: bool,
-        results: np.ndarray,
-        log: np.ndarray,
-        picks: np.ndarray,
-    ) -> int:
-        """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`);
-        `streams` (`seeding.stream_table`) seeds the game's stream, then each seat's.
-        Results rows k * n + p; turn rows and choices in order when `record`. Returns the
-        number of choices written."""
-        n = gp[G_N]
-        st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
-        gens = seeding.new_block(streams)
-        pos = np.zeros(1, dtype=np.int64)
-        picked = 0
-        work = work_array()
-        for k in range(seeds.shape[0]):
-            base = k % seeding.BLOCK_GAMES * (n + 1)
-            if base == 0:
-                seeding.seed_games(streams, seeds, k, gens)
-            g = gens[base]
-            deal(st, gp, g, record)
-            settle(st, gp, g, log, pos)
-            while st[PHASE] != END:
-                p = st[CURRENT]
-                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
-                if record:
-                    picks[picked, 0] = pos[0]
-                    picks[picked, 1] = action
-                    picked += 1
-                apply(st, gp, g, action, log, pos)
-            score_game(st, gp, results[k * n : (k + 1) * n])
-        return picked
-
-    return play_games
-
-
-# a chunk of random, greedy and heuristic seats; a chunk of any seats
-play_simple = play_loop(choose_simple)
-play_searching = play_loop(choose)
+def play_games(
+    gp: np.ndarray,
+    seeds: np.ndarray,
+    streams: np.ndarray,
+    kinds: np.ndarray,
+    w: np.ndarray,
+    record: bool,
+    results: np.ndarray,
+    log: np.ndarray,
+    picks: np.ndarray,
+    searching: bool | None,
+) -> int:
+    """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`);
+    `streams` (`seeding.stream_table`) seeds the game's stream, then each seat's.
+    Results rows k * n + p; turn rows and choices in order when `record`. Returns the
+    number of choices written. `searching`: None when no seat searches (`choose`), so that
+    such a chunk compiles, and loads, without lookahead and ismcts."""
+    n = gp[G_N]
+    st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
+    gens = seeding.new_block(streams)
+    pos = np.zeros(1, dtype=np.int64)
+    picked = 0
+    work = work_array()
+    for k in range(seeds.shape[0]):
+        base = k % seeding.BLOCK_GAMES * (n + 1)
+        if base == 0:
+            seeding.seed_games(streams, seeds, k, gens)
+        g = gens[base]
+        deal(st, gp, g, record)
+        settle(st, gp, g, log, pos)
+        while st[PHASE] != END:
+            p = st[CURRENT]
+            action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
+            if record:
+                picks[picked, 0] = pos[0]
+                picks[picked, 1] = action
+                picked += 1
+            apply(st, gp, g, action, log, pos)
+        score_game(st, gp, results[k * n : (k + 1) * n])
+    return picked
 
 
 def result_arrays(
