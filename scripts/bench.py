@@ -235,6 +235,8 @@ TARGETS = (
     ("compiled_run_4p_heuristic_turn_log", "games_per_s", 5_000, True),
     ("compile", "cold_s", 10, False),
     ("compile", "warm_s", 1, False),
+    ("compile", "cold_heuristic_s", 10, False),
+    ("compile", "warm_heuristic_s", 1, False),
     ("seikatsu_engine_random_2p", "games_per_s", 6000, True),
     ("seikatsu_engine_heuristic_2p", "games_per_s", 300, True),
     ("seikatsu_run_2p_turn_log", "games_per_s", 2500, True),

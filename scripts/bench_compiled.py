@@ -75,25 +75,30 @@ def compiled_run(name: str, players: int) -> Measure:
 
 
 def compile_times(name: str) -> Measure:
-    """Seconds to compile the game's core into an empty cache (cold), then to load it from
-    that cache (warm), each in a fresh process, as a run's driver does."""
+    """Seconds (wall and CPU) to compile the game's core into an empty cache (cold), then to
+    load it from that cache (warm), each in a fresh process, imports included, as a run's
+    driver does: for every strategy (`cold_s`, `warm_s`: the whole core, lookahead and
+    ismcts included), and in another empty cache for `heuristic` only (what the default
+    `sanssim run` compiles)."""
 
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
-        code = (
-            "import time; t = time.perf_counter(); from sanssim.compiled import prepare; "
-            f"from sanssim.games import get_game; prepare(get_game({name!r}).core()); "
-            "print(time.perf_counter() - t)"
-        )
-        with tempfile.TemporaryDirectory() as cache:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            cold, warm = (
-                float(
-                    subprocess.run(
-                        [sys.executable, "-c", code], env=env, capture_output=True, text=True
-                    ).stdout
-                )
-                for _ in range(2)
+        result: dict[str, Any] = {}
+        for label, specs in (("", "None"), ("_heuristic", f"[resolve('heuristic', {name!r})]")):
+            code = (
+                "import time; t, c = time.perf_counter(), time.process_time(); "
+                "from sanssim.compiled import prepare; from sanssim.games import get_game; "
+                "from sanssim.strategies import resolve; "
+                f"prepare(get_game({name!r}).core(), {specs}); "
+                "print(time.perf_counter() - t, time.process_time() - c)"
             )
-        return {"cold_s": cold, "warm_s": warm}
+            with tempfile.TemporaryDirectory() as cache:
+                env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+                for state in ("cold", "warm"):
+                    out = subprocess.run(
+                        [sys.executable, "-c", code], env=env, capture_output=True, text=True
+                    ).stdout.split()
+                    result[f"{state}{label}_s"] = float(out[0])
+                    result[f"{state}{label}_cpu_s"] = float(out[1])
+        return result
 
     return measure

@@ -93,10 +93,10 @@ def measure_compiled(cell: Cell, seed: int, seconds: float, min_games: int, max_
     core = game_type.core()
     if core is None:
         raise SystemExit(f"{cell.game} has no compiled engine")
-    prepare(core)
     game = game_type.new_game(cell.players, {}, game_type.load_components())
     spec = resolve(cell.strategy, cell.game)
     base = resolve(HEURISTIC, cell.game)
+    prepare(core, [spec, base])
     games = decisions = 0
     cpu = 0.0
     while games < max_games and (games < min_games or cpu < seconds):

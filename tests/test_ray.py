@@ -292,8 +292,8 @@ def interrupt_after(monkeypatch, executor: type, chunks: int) -> None:
     real = executor.map_chunks
     done = [0]
 
-    def cut(self, fn, todo):
-        for result in real(self, fn, todo):
+    def cut(self, fn, todo, here=False):
+        for result in real(self, fn, todo, here):
             if done[0] == chunks:
                 raise KeyboardInterrupt
             done[0] += 1

@@ -17,6 +17,7 @@ import pytest
 from sanssim.games.sanssouci import SYMBOLS, Components
 from sanssim.games.sanssouci.plugin import GAME
 from sanssim.runformat import MANIFEST
+from sanssim.runner import run as run_module
 from sanssim.runner.batch import chunks, read_json, write_json
 from sanssim.runner.config import (
     DEFAULT_STRATEGY,
@@ -28,7 +29,7 @@ from sanssim.runner.config import (
 )
 from sanssim.runner.executor import LocalExecutor
 from sanssim.runner.play import game_seed, play_game
-from sanssim.runner.run import execute, plan, summary
+from sanssim.runner.run import execute, in_driver, plan, summary
 from sanssim.strategies import resolve
 
 REPO = Path(__file__).resolve().parent.parent
@@ -100,7 +101,8 @@ def table(run_dir: Path, name: str) -> pl.DataFrame:
     return pl.read_parquet(run_dir / name / "*.parquet").sort(keys)
 
 
-def test_one_and_two_workers_and_any_chunk_size_give_identical_logs(tmp_path):
+def test_one_and_two_workers_and_any_chunk_size_give_identical_logs(tmp_path, monkeypatch):
+    monkeypatch.setattr(run_module, "IN_DRIVER_GAMES", 0)  # two workers, however few games
     options = dict(games=24, seed=11, expansion=True, duplicate_reshuffle=True)
     arms = sweep([3], **options)
     run_arms(tmp_path / "w1", arms, workers=1, chunk_size=24)
@@ -112,6 +114,17 @@ def test_one_and_two_workers_and_any_chunk_size_give_identical_logs(tmp_path):
         assert one.equals(table(tmp_path / "w2", name))
         assert one.equals(table(tmp_path / "w1c7", name))
     assert len(list((tmp_path / "w2" / "results").glob("*.parquet"))) == 5
+
+
+def test_only_a_small_run_of_compiled_strategies_that_do_not_search_plays_in_the_driver():
+    def config(games: int, strategy: str, engine: str = "compiled"):  # its engine settled
+        return build_config(n_players=2, games=games, strategies=[strategy], engine=engine)
+
+    small = [config(1000, "heuristic"), config(1000, "random")]
+    assert in_driver(small)
+    assert not in_driver([*small, config(run_module.IN_DRIVER_GAMES, "heuristic")])
+    assert not in_driver([config(10, "lookahead")])
+    assert not in_driver([config(10, "heuristic", "python")])
 
 
 def test_any_game_replays_from_its_logged_seed(tmp_path):

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from sanssim.cli import main
 from sanssim.runformat import MANIFEST
+from sanssim.runner import run as run_module
 from sanssim.runner.batch import read_json, write_json
 
 GAMES = [
@@ -32,7 +33,8 @@ def tables(run_dir: Path) -> dict[str, pl.DataFrame]:
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES)
-def test_workers_chunks_and_resume_give_the_same_games(tmp_path, game, options):
+def test_workers_chunks_and_resume_give_the_same_games(tmp_path, monkeypatch, game, options):
+    monkeypatch.setattr(run_module, "IN_DRIVER_GAMES", 0)  # two workers, however few games
     args = ["--game", game, "--players", "2,4", "--games", "12", "--seed", "3", *options]
     one = run(tmp_path / "one", *args, "--workers", "1", "--chunk-size", "12")
     two = run(tmp_path / "two", *args, "--workers", "2", "--chunk-size", "5")

@@ -79,8 +79,13 @@ class Core(Protocol):
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         """True when every seat's strategy (with its parameters) has a compiled form."""
 
-    def compile(self) -> None:
-        """Compile (or load from the on-disk cache) everything a chunk needs."""
+    def family(self, specs: Sequence[StrategySpec] | None) -> str:
+        """The name of the compiled entry points a chunk of `specs` plays on (None: of
+        every strategy the core has); each family compiles on its own, when first needed,
+        so that a run of simple strategies never compiles the searches."""
+
+    def compile(self, family: str) -> None:
+        """Compile (or load from the on-disk cache) everything a chunk of `family` needs."""
 
     def play_chunk(
         self,
@@ -140,27 +145,32 @@ def core_for(game_type: GameType, specs: Sequence[StrategySpec], engine: str) ->
     raise ConfigError(f"--engine compiled: {why}")
 
 
-def prepare(core: Core) -> None:
-    """Compile `core` (or load it from the cache) once in this process, saying so the first
-    time it compiles for these sources on this machine.
+def prepare(core: Core, specs: Sequence[StrategySpec] | None = None) -> None:
+    """Compile what a chunk of `specs` needs on `core` (None: every strategy), or load it
+    from the cache, once in this process, saying so the first time it compiles for these
+    sources on this machine.
 
     numba checks a cached function against its own file only, not against the constants it
     reads from other modules; so when any source of the core changed, its cached code is
     dropped first, and the whole core compiles afresh."""
-    if type(core) in _PREPARED:
+    family = core.family(specs)
+    if (type(core), family) in _PREPARED:
         return
     folders = _source_folders(core)
-    marker = cache_dir() / f"sanssim-{type(core).__name__}-{_digest(folders)}.ready"
+    name = f"sanssim-{type(core).__name__}"
+    digest = _digest(folders)
+    marker = cache_dir() / f"{name}-{digest}-{family}.ready"
     if not marker.exists():
         print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
-        _drop_cached(folders)
-    core.compile()
+        if not any(cache_dir().glob(f"{name}-{digest}-*.ready")):
+            _drop_cached(folders)
+    core.compile(family)
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.touch()
-    _PREPARED.add(type(core))
+    _PREPARED.add((type(core), family))
 
 
-_PREPARED: set[type] = set()
+_PREPARED: set[tuple[type, str]] = set()
 
 
 def _source_folders(core: Core) -> list[Path]:

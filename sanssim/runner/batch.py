@@ -245,9 +245,10 @@ def run_batch(
     executor: Executor,
     progress: Callable[[int], None] | None = None,
     until: int | None = None,
+    here: bool = False,
 ) -> Outcome:
     """Play every chunk the manifest does not list yet (only those starting below game
-    `until`, when given), writing parts as they finish."""
+    `until`, when given), writing parts as they finish; `here`: see `Executor.map_chunks`."""
     start_time = datetime.now(UTC)
     manifest = read_json(run_dir / MANIFEST)
     chunk_size = manifest["chunk_size"]
@@ -265,7 +266,7 @@ def run_batch(
     played = 0
     killed = {k["game_id"]: k["error"] for k in manifest.get("killed", [])}
     try:
-        for part in executor.map_chunks(job.skipping(killed).play_chunk, todo):
+        for part in executor.map_chunks(job.skipping(killed).play_chunk, todo, here):
             played += _write_part(run_dir, job, manifest, part, chunk_size)
             if progress is not None:
                 progress(part.stop - part.start)

@@ -43,8 +43,12 @@ class Executor(ABC):
         return []
 
     @abstractmethod
-    def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
-        """Results of `fn(start, stop)` for every chunk, as they finish."""
+    def map_chunks(
+        self, fn: Callable[[int, int], R], chunks: Iterable[Chunk], here: bool = False
+    ) -> Iterator[R]:
+        """Results of `fn(start, stop)` for every chunk, as they finish. `here`: the whole
+        run is a few cheap chunks (`runner.run.in_driver`), which a local executor plays in
+        this process rather than start workers for them."""
 
     @abstractmethod
     def close(self) -> None:
@@ -68,8 +72,10 @@ class LocalExecutor(Executor):
         self._pool: Pool | None = None
         self._lost: list[Chunk] = []
 
-    def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
-        if self.workers == 1:
+    def map_chunks(
+        self, fn: Callable[[int, int], R], chunks: Iterable[Chunk], here: bool = False
+    ) -> Iterator[R]:
+        if self.workers == 1 or here:
             for start, stop in chunks:
                 yield fn(start, stop)
             return

@@ -96,8 +96,10 @@ class RayExecutor(Executor):
         self._task = ray.remote(max_retries=MAX_RETRIES)(_call)
         self._pending: dict[Any, Chunk] = {}
 
-    def map_chunks(self, fn: Callable[[int, int], R], chunks: Iterable[Chunk]) -> Iterator[R]:
-        ray = self._ray
+    def map_chunks(
+        self, fn: Callable[[int, int], R], chunks: Iterable[Chunk], here: bool = False
+    ) -> Iterator[R]:
+        ray = self._ray  # a cluster plays every chunk, however few
         fn_ref = ray.put(fn)
         todo = iter(chunks)
         limit = self.workers * QUEUE_PER_WORKER

@@ -37,6 +37,7 @@ from sanssim.runner.executor import DEFAULT_DECISION_TIMEOUT, Executor
 from sanssim.runner.job import GameJob
 from sanssim.runner.precision import Precision
 from sanssim.strategies import short_spec
+from sanssim.strategies.playout import PlayOut
 
 RUNS_DIR = Path("runs")
 PRECISION = "to precision"  # the label of a run to a precision's one progress bar
@@ -284,16 +285,17 @@ def execute(
                 header["precision"] = {"targets": list(targets.texts)}
             init_run(run_dir, job, header, size)
         jobs.append(job)
+    here = in_driver(played_on)
     if targets is not None:
-        return _to_precision(run_plan, jobs, executor, targets, progress)
+        return _to_precision(run_plan, jobs, executor, targets, progress, here)
     outcomes = []
     for arm, run_dir, job in zip(run_plan.arms, run_plan.dirs, jobs, strict=True):
         done = games_done(read_json(run_dir / MANIFEST))
         if progress is None or done >= job.games:  # no bar for an arm already complete
-            outcomes.append(run_batch(run_dir, job, executor))
+            outcomes.append(run_batch(run_dir, job, executor, here=here))
             continue
         with progress(arm.name or run_dir.name, job.games, done) as update:
-            outcomes.append(run_batch(run_dir, job, executor, update))
+            outcomes.append(run_batch(run_dir, job, executor, update, here=here))
     return outcomes
 
 
@@ -303,6 +305,7 @@ def _to_precision(
     executor: Executor,
     targets: Precision,
     progress: Progress | None,
+    here: bool,
 ) -> list[Outcome]:
     """Play every arm look by look until the targets are met or the cap is reached, under
     one progress bar over every arm's games up to the cap, saying what it waits for."""
@@ -319,7 +322,7 @@ def _to_precision(
         for look in targets.rule.looks():
             update(0, note=precision.waiting(targets, look, report))
             for run_dir, job in zip(run_plan.dirs, jobs, strict=True):
-                played[run_dir].append(run_batch(run_dir, job, executor, update, look))
+                played[run_dir].append(run_batch(run_dir, job, executor, update, look, here))
             stop, report = precision.evaluate(named, targets, look)
             if stop:
                 for run_dir in run_plan.dirs:
@@ -329,6 +332,24 @@ def _to_precision(
                 update(0, note=f"stopped at {look:,} games per arm: {why}", total=reached)
                 break
     return [_merged(outcomes) for outcomes in played.values()]
+
+
+# Compiled games without a search that a driver plays in less time than it takes to
+# start the workers (each imports numpy, polars and numba and loads the core, about 1.5
+# CPU-s): at about 4,000 logged games a CPU-second, 10,000 on one core take as long as on
+# two cores with their start-up.
+IN_DRIVER_GAMES = 10_000
+
+
+def in_driver(configs: Sequence[RunConfig]) -> bool:
+    """Whether the whole run (every arm, `configs` with their engines settled) is so few
+    compiled games of strategies that do not search that the driver plays them itself:
+    the same chunks and files as on workers, without starting any."""
+    return sum(config.games for config in configs) <= IN_DRIVER_GAMES and all(
+        config.engine == COMPILED
+        and not any(issubclass(spec.cls, PlayOut) for spec in config.specs())
+        for config in configs
+    )
 
 
 def _no_update(games: int, note: str | None = None, total: int | None = None) -> None:
@@ -349,7 +370,7 @@ def _on_engine(config: RunConfig, engine: str | None) -> RunConfig:
     compiled one (compiled now, or loaded from the cache) or Python."""
     core = core_for(config.game_type, config.specs(), engine or config.engine)
     if core is not None:
-        prepare(core)
+        prepare(core, config.specs())
     return replace(config, engine=PYTHON if core is None else COMPILED)
 
 

@@ -28,7 +28,10 @@ class CountingCore:
     def supports(self, specs: object) -> bool:
         return True
 
-    def compile(self) -> None:
+    def family(self, specs: object) -> str:
+        return "all"
+
+    def compile(self, family: str) -> None:
         self.compiles += 1
 
 

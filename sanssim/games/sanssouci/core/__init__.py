@@ -34,6 +34,9 @@ _KINDS = {
 }
 # the strategies that draw from their stream
 _DRAWING = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
+# the strategy families, each compiled on its own (`core.play.play_games`)
+SIMPLE, SEARCHING = "simple", "searching"
+_SEARCHES = (LookaheadStrategy, IsmctsStrategy)
 
 
 class SanssouciCore:
@@ -45,12 +48,20 @@ class SanssouciCore:
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         return all(spec.cls in _KINDS for spec in specs)
 
-    def compile(self) -> None:
+    def family(self, specs: Sequence[StrategySpec] | None) -> str:
+        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`."""
+        if specs is None or any(spec.cls in _SEARCHES for spec in specs):
+            return SEARCHING
+        return SIMPLE
+
+    def compile(self, family: str) -> None:
         from sanssim.games.sanssouci.engine import GameConfig
         from sanssim.strategies import resolve
 
         game = Game(GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True))
-        names = ("random", "greedy", "lookahead:rollouts=2", "ismcts:iterations=2")
+        names = ["random", "greedy", "heuristic", "heuristic"]
+        if family == SEARCHING:
+            names[2:] = ["lookahead:rollouts=2", "ismcts:iterations=2"]
         specs = [resolve(s) for s in names]
         self.play_chunk(game, specs, "compile", [s.text for s in specs], [(0, 1)], True)
 
@@ -81,8 +92,9 @@ class SanssouciCore:
         turns = ROUNDS * n
         results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
+        searching = True if self.family(specs) == SEARCHING else None
         picked = play_games(
-            pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks
+            pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks, searching
         )
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}
@@ -110,7 +122,7 @@ class SanssouciCore:
 
         kind = _KINDS[spec.cls]
         st, gp = state_array(state), pack_game(state.game)
-        return int(choose(st, gp, kind, seat_weights(spec), g, work_array()))
+        return int(choose(st, gp, kind, seat_weights(spec), g, work_array(), True))
 
     def search_terms(
         self, state: State, spec: StrategySpec, g: np.ndarray

@@ -37,15 +37,23 @@ from sanssim.games.sanssouci.engine import END
 
 @nb.njit(cache=True)
 def choose(
-    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work
+    st: np.ndarray,
+    gp: np.ndarray,
+    kind: np.int64,
+    w: np.ndarray,
+    g: np.ndarray,
+    work: np.ndarray,
+    searching: bool | None,
 ) -> np.int64:
     """The current seat's choice by its strategy (`strategies` names the kinds; `work`: a
-    `strategies.work_array`)."""
-    if kind == LOOKAHEAD:
-        return lookahead(st, gp, w, g)
-    if kind == ISMCTS:
-        scratch = np.empty(st[LEGAL_LEN])
-        return ismcts(st, gp, w, g, scratch, scratch.copy())
+    `strategies.work_array`). `searching` None: the seat plays random, greedy or heuristic,
+    and numba prunes the searches' branch unseen (neither typed nor compiled); True: any."""
+    if searching is not None:
+        if kind == LOOKAHEAD:
+            return lookahead(st, gp, w, g)
+        if kind == ISMCTS:
+            scratch = np.empty(st[LEGAL_LEN])
+            return ismcts(st, gp, w, g, scratch, scratch.copy())
     return choose_simple(st, gp, kind, w, g, work)
 
 
@@ -60,11 +68,13 @@ def play_games(
     results: np.ndarray,
     log: np.ndarray,
     picks: np.ndarray,
+    searching: bool | None,
 ) -> int:
     """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`);
     `streams` (`seeding.stream_table`) seeds the game's stream, then each seat's.
     Results rows k * n + p; turn rows and choices in order when `record`. Returns the
-    number of choices written."""
+    number of choices written. `searching`: None when no seat searches (`choose`), so that
+    such a chunk compiles, and loads, without lookahead and ismcts."""
     n = gp[G_N]
     st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
     gens = seeding.new_block(streams)
@@ -83,7 +93,7 @@ def play_games(
             if kinds[p] < LOOKAHEAD:  # a kernel: no reference counts at every decision
                 action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
             else:
-                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
+                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
             if record:
                 picks[picked, 0] = pos[0]
                 picks[picked, 1] = action

@@ -86,7 +86,11 @@ class SeikatsuCore:
     def supports(self, specs: Sequence[StrategySpec]) -> bool:
         return all(spec.cls in CODES and _compiled_params(spec) for spec in specs)
 
-    def compile(self) -> None:
+    def family(self, specs: Sequence[StrategySpec] | None) -> str:
+        """One play loop for every strategy."""
+        return "all"
+
+    def compile(self, family: str) -> None:
         game = Game(GameConfig())
         from sanssim.strategies import resolve
 

@@ -116,7 +116,11 @@ class SplendorCore:
         kinds = _kinds()
         return all(spec.cls in kinds and spec.game == "splendor" for spec in specs)
 
-    def compile(self) -> None:
+    def family(self, specs: Sequence[StrategySpec] | None) -> str:
+        """One play loop for every strategy."""
+        return "all"
+
+    def compile(self, family: str) -> None:
         """Compile (or load from numba's cache) by playing one tiny chunk."""
         from sanssim.strategies import resolve
 
