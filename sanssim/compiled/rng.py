@@ -15,6 +15,8 @@ import random as _random
 import numba as nb
 import numpy as np
 
+from sanssim.compiled.kernel import kernel
+
 N = 624
 M = 397
 STATE = N + 1  # words, then the position
@@ -59,7 +61,7 @@ def _initial_state() -> np.ndarray:
 _INITIAL = _initial_state()
 
 
-@nb.njit(cache=True)
+@kernel
 def seed(g: np.ndarray, value: np.int64) -> None:
     """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64 (or its
     bit pattern as an int64): `init_by_array` on its one or two 32-bit words."""
@@ -146,7 +148,7 @@ def _final_step(lanes: np.ndarray, i: int, prev: np.ndarray) -> None:
         prev[lane] = cur
 
 
-@nb.njit(cache=True)
+@kernel
 def _twist(g: np.ndarray) -> None:
     """The next 624 words in place (the loop split where `kk + M` wraps, which lets it
     vectorise)."""
@@ -157,12 +159,12 @@ def _twist(g: np.ndarray) -> None:
     g[N - 1] = g[M - 1] ^ _mix((g[N - 1] & _UPPER) | (g[0] & _LOWER))
 
 
-@nb.njit(cache=True)
+@kernel
 def _mix(y):
     return (y >> np.uint32(1)) ^ ((np.uint32(0) - (y & np.uint32(1))) & _MATRIX_A)
 
 
-@nb.njit(cache=True)
+@kernel
 def word(g: np.ndarray) -> np.uint32:
     """The next 32-bit output (`genrand_uint32`)."""
     if g[N] >= N:
@@ -177,7 +179,7 @@ def word(g: np.ndarray) -> np.uint32:
     return y
 
 
-@nb.njit(cache=True)
+@kernel
 def getrandbits(g: np.ndarray, k: int) -> np.int64:
     """`getrandbits(k)` for 0 <= k <= 63: low word first, the last one cut to size."""
     if k <= 0:
@@ -189,7 +191,7 @@ def getrandbits(g: np.ndarray, k: int) -> np.int64:
     return low | (high << np.int64(32))
 
 
-@nb.njit(cache=True)
+@kernel
 def bit_length(n: np.int64) -> int:
     k = 0
     while n > 0:
@@ -198,7 +200,7 @@ def bit_length(n: np.int64) -> int:
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
     """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n."""
     k = bit_length(n)
@@ -208,13 +210,13 @@ def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
     return r
 
 
-@nb.njit(cache=True)
+@kernel
 def randrange(g: np.ndarray, start: np.int64, stop: np.int64) -> np.int64:
     """`randrange(start, stop)` (and `randrange(n)` as `randrange(0, n)`)."""
     return start + randbelow(g, stop - start)
 
 
-@nb.njit(cache=True)
+@kernel
 def random(g: np.ndarray) -> float:
     """`random()`: a 53-bit float in [0, 1)."""
     a = word(g) >> np.uint32(5)
@@ -222,7 +224,7 @@ def random(g: np.ndarray) -> float:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
     """`shuffle(x[:n])` in place."""
     for i in range(n - 1, 0, -1):
@@ -232,7 +234,7 @@ def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
         x[j] = tmp
 
 
-@nb.njit(cache=True)
+@kernel
 def choice_index(g: np.ndarray, n: int) -> np.int64:
     """The index `choice(seq)` picks in a sequence of length n."""
     return randbelow(g, n)
