@@ -62,7 +62,7 @@ def _initial_state() -> np.ndarray:
 _INITIAL = _initial_state()
 
 
-@nb.njit(cache=True)
+@kernel
 def seed(g: np.ndarray, value: np.int64) -> None:
     """Seed `g` as `random.Random(value)` does for a non-negative int below 2**64 (or its
     bit pattern as an int64): `init_by_array` on its one or two 32-bit words."""

@@ -24,7 +24,8 @@ from sanssim.games.seikatsu.core.engine import (
     side_ranks,
     side_totals,
 )
-from sanssim.games.seikatsu.core.lookahead import decide, float_work, int_work
+from sanssim.games.seikatsu.core.lookahead import choose, decide, float_work, int_work
+from sanssim.games.seikatsu.core.strategies import ISMCTS
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
     N_FLOWERS,
@@ -68,9 +69,11 @@ def play_games(
         first = row
         while s[N_LEGAL] > 0:
             p = s[CURRENT]
-            action = decide(
-                t, s, codes[p], weights[p], gens[base + 1 + p], stats, floats, ints, policy, log
-            )
+            g = gens[base + 1 + p]
+            if codes[p] == ISMCTS:
+                action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
+            else:  # a kernel: no reference counts on its arrays
+                action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
             if record:
                 log[row, LOG_ACTION] = action
             row = apply(t, s, action, log, row)

@@ -90,18 +90,25 @@ def changes_of(t: np.ndarray, floats: np.ndarray) -> np.ndarray:
     return floats[2 * t[MAX_LEGAL] :].reshape((max(1, t[N_SIDES]), t[N_ROWS]))
 
 
-@nb.njit(cache=True)  # not a kernel: `ismcts` allocates its tree
+@nb.njit(cache=True)
 def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
     """The action the current seat's strategy `code` with parameters `w` picks. Work
     space: `stats` (row stats), `floats` (`float_work`), `ints` (`int_work`); `policy`
-    are the rollout weights, `log` is not written."""
+    are the rollout weights, `log` is not written. Not a kernel: `ismcts` allocates."""
+    if code == ISMCTS:
+        visits = np.empty(s[N_LEGAL], dtype=np.float64)
+        return ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, visits.copy())
+    return choose(t, s, code, w, g, stats, floats, ints, policy, log)
+
+
+@kernel
+def choose(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
+    """`decide` for every strategy but `ismcts`, as a kernel: the chunk loop calls it
+    once a decision, where `decide` would count references on its ten arrays."""
     if code == RANDOM:
         return choose_random(t, s, g)
     if code == LOOKAHEAD:
         return lookahead(t, s, w, g, stats, floats, ints, policy, log)
-    if code == ISMCTS:
-        visits = np.empty(s[N_LEGAL], dtype=np.float64)
-        return ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, visits.copy())
     order = ints[: t[MAX_LEGAL]]
     if code == GREEDY:
         greedy_scores(t, s, s[CURRENT], stats, floats)

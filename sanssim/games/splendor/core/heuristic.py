@@ -35,6 +35,7 @@ F_VALUE = F_COLOUR_VALUE + E.N_GEMS
 F_WANT = F_VALUE + MAX_CARDS
 F_WANT2 = F_WANT + E.N_GEMS
 F_DENIED = F_WANT2 + E.N_GEMS
+F_MISSING = F_DENIED + E.N_SLOTS  # each noble on the table's bonuses missing
 
 
 @jit
@@ -55,9 +56,16 @@ def _largest(values: np.ndarray) -> float:
 @inline
 def _colour_values(
     S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
-    ids: np.ndarray, count: int, out: np.ndarray,
+    ids: np.ndarray, count: int, missing: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
-    """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull."""
+    """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull
+    (each noble's bonuses missing counted once, in `missing`)."""
+    for t in range(S[L.H_N_TABLE]):
+        noble = S[L.TABLE + t]
+        short = 0
+        for x in range(E.N_GEMS):
+            short += max(0, nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x])
+        missing[t] = short
     for c in range(E.N_GEMS):
         have = S[base + L.P_BONUS + c]
         demand = 0.0
@@ -66,13 +74,8 @@ def _colour_values(
                 demand += w[W_LEVEL3] if cards[ids[i], L.K_LEVEL] == 3 else 1.0
         pull = 0.0
         for t in range(S[L.H_N_TABLE]):
-            noble = S[L.TABLE + t]
-            if nobles[noble, L.N_REQUIREMENT + c] > have:
-                missing = 0
-                for x in range(E.N_GEMS):
-                    need = nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x]
-                    missing += max(0, need)
-                pull += 3.0 / (1 + missing)
+            if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have:
+                pull += 3.0 / (1 + missing[t])
         out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
 
 
@@ -114,7 +117,8 @@ def heuristic_scores(
     acts, ids, shorts, floats = work
     gold = S[base + L.P_TOKENS + E.GOLD]
     colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + E.N_GEMS]
-    _colour_values(S, cards, nobles, w, base, ids, count, colour_value)
+    missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
+    _colour_values(S, cards, nobles, w, base, ids, count, missing, colour_value)
     value = floats[F_VALUE : F_VALUE + MAX_CARDS]
     want = floats[F_WANT : F_WANT + E.N_GEMS]
     want2 = floats[F_WANT2 : F_WANT2 + E.N_GEMS]

@@ -19,6 +19,7 @@ from sanssim.games.splendor.engine import (
     N_LEVELS,
     N_SLOTS,
     RECORD_WIDTH,
+    TAKE_DIFF_BY_AVAIL,
     TAKE_SETS,
     Game,
     State,
@@ -58,20 +59,23 @@ C_LATER_GOLD, C_LATER_GEMS, C_TIES_LATER, C_FIRST_TURN_GEMS = range(6, 10)
 C_LIMIT = 10  # the token limit of each seat
 C_N_CARDS = C_LIMIT + MAX_PLAYERS
 C_N_ALL_NOBLES = C_N_CARDS + 1
-C_LEVEL_START = C_N_ALL_NOBLES + 1  # three offsets into the level cards
+C_WIDTH = C_N_ALL_NOBLES + 1  # bits of a colour's field in packed counts (`Game.width`)
+C_LEVEL_START = C_WIDTH + 1  # three offsets into the level cards
 C_LEVEL_COUNT = C_LEVEL_START + N_LEVELS
 C_LEVEL_CARDS = C_LEVEL_COUNT + N_LEVELS  # each level's card ids in id order
 
 # cards and nobles columns
 K_LEVEL, K_BONUS, K_POINTS, K_COST = 0, 1, 2, 3
+K_PACKED = K_COST + N_GEMS  # the cost packed as `Game.packed_cost`
 N_POINTS, N_REQUIREMENT = 0, 1
 
 TAKE_MASKS = np.array([sum(1 << c for c in combo) for combo in TAKE_SETS], dtype=np.int64)
 TAKE_SIZES = np.array([len(combo) for combo in TAKE_SETS], dtype=np.int64)
 TAKE_COLOURS = np.array([(*combo, -1, -1)[:3] for combo in TAKE_SETS], dtype=np.int64)
-# the take action of exactly the colours of a mask of one or two colours
-TAKE_OF_MASK = np.array(
-    [TAKE_MASKS.tolist().index(m) if m in TAKE_MASKS.tolist() else -1 for m in range(32)],
+# the legal take-different actions by the mask of colours in the supply, in legal order
+# (`engine.TAKE_DIFF_BY_AVAIL`): their count, then the actions
+TAKES_BY_AVAIL = np.array(
+    [[len(takes), *takes, *[-1] * (len(TAKE_SETS) - len(takes))] for takes in TAKE_DIFF_BY_AVAIL],
     dtype=np.int64,
 )
 
@@ -99,10 +103,14 @@ def tables(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         *(game.token_limit[p] if p < c.n_players else 0 for p in range(MAX_PLAYERS)),
         len(comps.cards),
         len(comps.nobles),
+        game.width,
     ]
     starts = np.cumsum([0] + [len(cards) for cards in levels])[:N_LEVELS]
     cfg = [*head, *starts, *(len(cards) for cards in levels), *(k for ids in levels for k in ids)]
-    cards = [(k.level, k.bonus, k.points, *k.cost) for k in comps.cards]
+    cards = [
+        (k.level, k.bonus, k.points, *k.cost, packed)
+        for k, packed in zip(comps.cards, game.packed_cost, strict=True)
+    ]
     nobles = [(x.points, *x.requirement) for x in comps.nobles]
     as_array = np.array
     return (

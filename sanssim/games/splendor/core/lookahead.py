@@ -14,7 +14,7 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.position import best
 from sanssim.games.splendor.core.rules import apply
-from sanssim.games.splendor.core.state import copy, inline, seat
+from sanssim.games.splendor.core.state import copy, inline, jit, seat
 from sanssim.games.splendor.strategies import HeuristicStrategy
 
 ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
@@ -59,7 +59,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         copy(out, deck, pool, 0, size)
 
 
-@inline
+@jit
 def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
              log: np.ndarray, scores: np.ndarray, work: tuple, g: np.ndarray,
              uniform: bool) -> None:  # fmt: skip
@@ -73,7 +73,7 @@ def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
         apply(S, cfg, cards, nobles, log, action)
 
 
-@inline
+@jit
 def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray, me: int,
              log: np.ndarray, scores: np.ndarray, work: tuple, g: np.ndarray) -> int:  # fmt: skip
     """Play on by the default heuristic; seat `me`'s final margin over the best other."""

@@ -37,7 +37,13 @@ from sanssim.games.splendor.core.layout import (
 from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply, settle
 from sanssim.games.splendor.core.state import copy, inline, ranks_of, seat
-from sanssim.games.splendor.core.strategies import FAILED, choose
+from sanssim.games.splendor.core.strategies import (
+    FAILED,
+    ISMCTS,
+    LOOKAHEAD,
+    choose,
+    choose_simple,
+)
 from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
 
 # a results row per seat
@@ -141,17 +147,11 @@ def play_games(
         first_pick = picked
         while S[H_N_LEGAL] > 0:
             p = S[H_CURRENT]
-            action = choose(
-                S,
-                cfg,
-                cards,
-                nobles,
-                kinds[p],
-                params[p],
-                gens[base + STREAMS_BEFORE_SEATS + p],
-                work,
-                scores,
-            )
+            g = gens[base + STREAMS_BEFORE_SEATS + p]
+            if kinds[p] == LOOKAHEAD or kinds[p] == ISMCTS:
+                action = choose(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
+            else:  # a kernel: no reference counts on its arrays
+                action = choose_simple(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
             if action == FAILED:
                 break
             if record:

@@ -13,16 +13,17 @@ import numpy as np
 
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.state import affordable, copy, inline, jit, pop_deck, push, seat
+from sanssim.games.splendor.core.state import copy, inline, jit, pop_deck, push, seat
 
 NEXT_START, NEXT_RETURN, NEXT_NOBLES, NEXT_END_TURN, NEXT_DECIDE = range(5)
 N_TAKE_SETS = len(L.TAKE_MASKS)
-N_TRIPLES = int((L.TAKE_SIZES == E.TAKE_DIFF_GEMS).sum())
 
 
 @jit
 def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
-    """A turn's legal choices (`State._start_turn` without its forced follow-up)."""
+    """A turn's legal choices (`State._start_turn` without its forced follow-up): the
+    takes from a table by the colours in the supply, affordability by one subtraction
+    on packed counts (`engine`'s docstring); the count kept in a local, written once."""
     p = S[L.H_CURRENT]
     base = seat(p)
     if S[L.H_RECORD]:
@@ -36,7 +37,6 @@ def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
             S[L.RECORD + E.R_DISPLAY + slot] = S[L.DISPLAY + slot]
     S[L.H_BOUGHT] = 0
     S[L.H_PHASE] = E.MAIN
-    S[L.H_N_LEGAL] = 0
     avail = 0
     big = 0
     for c in range(E.N_GEMS):
@@ -44,36 +44,64 @@ def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
             avail |= 1 << c
         if S[L.SUPPLY + c] >= E.TAKE2_MIN:
             big |= 1 << c
-    colours = 0
+    count = L.TAKES_BY_AVAIL[avail, 0]
+    for k in range(count):
+        S[L.LEGAL + k] = L.TAKES_BY_AVAIL[avail, 1 + k]
     for c in range(E.N_GEMS):
-        colours += avail >> c & 1
-    if colours >= E.TAKE_DIFF_GEMS:
-        for k in range(N_TRIPLES):
-            if L.TAKE_MASKS[k] & avail == L.TAKE_MASKS[k]:
-                push(S, k)
-    elif avail:
-        push(S, L.TAKE_OF_MASK[avail])
-    if avail:
-        for c in range(E.N_GEMS):
-            if big >> c & 1:
-                push(S, E.TAKE2 + c)
+        if big >> c & 1:
+            S[L.LEGAL + count] = E.TAKE2 + c
+            count += 1
     held = S[base + L.P_N_RESERVED]
     if held < E.MAX_RESERVED:
         for slot in range(E.N_SLOTS):
             if S[L.DISPLAY + slot] >= 0:
-                push(S, E.RESERVE + slot)
+                S[L.LEGAL + count] = E.RESERVE + slot
+                count += 1
         for level in range(E.N_LEVELS):
             if S[L.H_DECK_LEFT + level] > 0:
-                push(S, E.RESERVE_BLIND + level)
+                S[L.LEGAL + count] = E.RESERVE_BLIND + level
+                count += 1
+    width = cfg[L.C_WIDTH]
+    guard = np.int64(1) << (width - 1)
+    field = (guard << 1) - 1
+    guards = np.int64(0)
+    power = np.int64(0)
+    for c in range(E.N_GEMS):
+        have = min(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
+        guards |= guard << (width * c)
+        power |= (guard + have) << (width * c)
+    gold = S[base + L.P_TOKENS + E.GOLD]
     for slot in range(E.N_SLOTS):
         card = S[L.DISPLAY + slot]
-        if card >= 0 and affordable(S, cards, base, card):
-            push(S, E.BUY + slot)
+        if card >= 0 and _can_pay(power - cards[card, L.K_PACKED], guards, gold, width, field):
+            S[L.LEGAL + count] = E.BUY + slot
+            count += 1
     for i in range(held):
-        if affordable(S, cards, base, S[base + L.P_RESERVED + i]):
-            push(S, E.BUY_RESERVED + i)
-    if S[L.H_N_LEGAL] == 0:
-        push(S, E.PASS)
+        card = S[base + L.P_RESERVED + i]
+        if _can_pay(power - cards[card, L.K_PACKED], guards, gold, width, field):
+            S[L.LEGAL + count] = E.BUY_RESERVED + i
+            count += 1
+    if count == 0:
+        S[L.LEGAL] = E.PASS
+        count = 1
+    S[L.H_N_LEGAL] = count
+
+
+@jit
+def _can_pay(x: np.int64, guards: np.int64, gold: int, width: int, field: np.int64) -> bool:
+    """Whether `x` (packed counts less a packed cost) is short of no more gems than
+    `gold`: every guard bit kept is short of none; else each field's deficit counts."""
+    if x & guards == guards:
+        return True
+    if gold == 0:
+        return False
+    guard = (field + 1) >> 1
+    short = 0
+    for c in range(E.N_GEMS):
+        v = (x >> (width * c)) & field
+        if v < guard:
+            short += guard - v
+    return short <= gold
 
 
 @jit

@@ -34,17 +34,6 @@ def push(S: np.ndarray, action: int) -> None:
 
 
 @jit
-def short_of(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
-    """Gems the seat at `base` lacks for `card` after bonuses and tokens (gold not counted)."""
-    missing = 0
-    for c in range(E.N_GEMS):
-        need = cards[card, L.K_COST + c] - S[base + L.P_BONUS + c] - S[base + L.P_TOKENS + c]
-        if need > 0:
-            missing += need
-    return missing
-
-
-@jit
 def pop_deck(S: np.ndarray, cfg: np.ndarray, level: int) -> int:
     """The top card of a level's deck, or EMPTY."""
     left = S[L.H_DECK_LEFT + level]
@@ -52,11 +41,6 @@ def pop_deck(S: np.ndarray, cfg: np.ndarray, level: int) -> int:
         return E.EMPTY
     S[L.H_DECK_LEFT + level] = left - 1
     return S[L.DECKS + cfg[L.C_LEVEL_START + level] + left - 1]
-
-
-@jit
-def affordable(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> bool:
-    return short_of(S, cards, base, card) <= S[base + L.P_TOKENS + E.GOLD]
 
 
 @jit

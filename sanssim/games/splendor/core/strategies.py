@@ -19,7 +19,7 @@ from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.ismcts import ismcts
 from sanssim.games.splendor.core.lookahead import lookahead_choose
 from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
-from sanssim.games.splendor.core.state import inline, seat
+from sanssim.games.splendor.core.state import inline, jit, seat
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 FAILED = -1  # the choice of a strategy that raises in Python
@@ -128,13 +128,31 @@ def choose(
 ) -> int:
     """The choice of a seat playing strategy `kind` with `params` and random stream `g`,
     or FAILED (`work` and `scores`: scratch)."""
-    if kind == RANDOM:
-        return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
     if kind == LOOKAHEAD:
         return lookahead_choose(S, cfg, cards, nobles, params, g, work, scores)
     if kind == ISMCTS:
         visits = np.empty(S[L.H_N_LEGAL], dtype=np.float64)
         return ismcts(S, cfg, cards, nobles, params, g, visits, visits.copy())
+    return choose_simple(S, cfg, cards, nobles, kind, params, g, work, scores)
+
+
+@jit
+def choose_simple(
+    S: np.ndarray,
+    cfg: np.ndarray,
+    cards: np.ndarray,
+    nobles: np.ndarray,
+    kind: int,
+    params: np.ndarray,
+    g: np.ndarray,
+    work: tuple,
+    scores: np.ndarray,
+) -> int:
+    """`choose` for the strategies that search nothing (`random`, `greedy`, `heuristic`),
+    as a kernel: the chunk loop calls it once a decision, where an inlined `choose`
+    counts references on its arrays."""
+    if kind == RANDOM:
+        return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
     if kind == GREEDY:
         if not greedy_scores(S, cfg, cards, scores, work):
             return FAILED
