@@ -96,6 +96,12 @@ class IsmctsStrategy(PlayOut):
         Param("c", 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
         Param("width", 4, "how many of the rollout strategy's best options a node tries (0: all)"),
         Param(
+            "depth",
+            0,
+            "rollout decisions before the world is scored as it stands (0: to the game's end)",
+            minimum=0,
+        ),
+        Param(
             "rollout",
             "heuristic",
             "rollout policy: the game's rollout strategy (heuristic) or uniform random",
@@ -153,7 +159,7 @@ class IsmctsStrategy(PlayOut):
             world = view.determinize(self.rng)
             path = self._descend(root, world)
             if world.legal:
-                self.play_out(world)
+                self.play_out(world, self.depth)
             rewards = self._rewards(world, sides)
             for node in path:
                 node.visits += 1
