@@ -11,7 +11,8 @@ space) first:
 - `play(ctx, world, action)`; `over(world)`: no one has a choice; `mover(world)`;
 - `roll(ctx, world, g, uniform)`: the seat to move plays one decision by the rollout
   strategy (uniformly at random when `uniform`), its draws from `g`;
-- `outcome(ctx, world, ranks, totals)`: each seat's final rank and total.
+- `outcome(ctx, world, ranks, totals)`: each seat's rank and total as the world stands
+  (final at the end; the current standing after a cut-off rollout, `depth`).
 
 The hooks are frozen into the search as globals are (numba caches it; a jitted
 function passed as an argument instead would make the search uncachable). A decision

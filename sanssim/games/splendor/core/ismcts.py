@@ -19,8 +19,7 @@ from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.lookahead import ROLLOUT_PARAMS, determinize, ranked
-from sanssim.games.splendor.core.position import best
-from sanssim.games.splendor.core.position import new_work
+from sanssim.games.splendor.core.position import best, new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, ranks_of, seat
 
