@@ -182,6 +182,8 @@ def searcher(
         ranks = np.empty(n, dtype=np.int64)
         scores = np.empty(n, dtype=np.int64)
         reward = np.empty(n, dtype=np.float64)
+        first = np.empty(room, dtype=np.int64)
+        k0 = -1
         used = 1
         for _ in range(iterations):
             determinize(ctx, root, world, g)
@@ -189,7 +191,15 @@ def searcher(
             path[0] = 0
             depth = 1
             while not over(world):
-                k = options(ctx, world, width, tried)
+                if node > 0:
+                    k = options(ctx, world, width, tried)
+                elif k0 < 0:  # the root's options, the same in every world (the seat's own)
+                    k0 = options(ctx, world, width, first)
+                    k = k0
+                    tried[:k] = first[:k]
+                else:
+                    k = k0
+                    tried[:k] = first[:k]
                 node, new = step(nodes, totals, used, node, tried, k, mover(world), c, found)
                 play(ctx, world, nodes[node, ACTION])
                 path[depth] = node

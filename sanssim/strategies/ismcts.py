@@ -158,9 +158,10 @@ class IsmctsStrategy(PlayOut):
             raise RuntimeError("ismcts needs its game: make it through a StrategySpec")
         sides = game_type.sides(view.game)
         root = Node(view.n_players)
+        first: list[int] = []  # the root's options: the seat's own, the same in every world
         for _ in range(max(1, self.iterations)):
             world = view.determinize(self.rng)
-            path = self._descend(root, world)
+            path = self._descend(root, world, first)
             if world.legal:
                 self.play_out(world, self.depth)
             rewards = self._rewards(world, sides)
@@ -171,13 +172,20 @@ class IsmctsStrategy(PlayOut):
                     totals[p] += r
         return root
 
-    def _descend(self, root: Node, world: Any) -> list[Node]:
+    def _descend(self, root: Node, world: Any, first: list[int]) -> list[Node]:
         """Select down the tree in `world` (applying the actions to it) and expand one
-        node; the path from the root, the new node last."""
+        node; the path from the root, the new node last. `first` keeps the root's options
+        once found (the seat's own information decides them)."""
         node = root
         path = [root]
         while world.legal:
-            legal = self._options(world)
+            if node is not root:
+                legal = self._options(world)
+            elif not first:
+                first.extend(self._options(world))
+                legal = first
+            else:
+                legal = first
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
