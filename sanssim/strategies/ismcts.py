@@ -19,7 +19,10 @@ plug-in games). Every iteration:
 3. adds one child, for the first option (in the rollout strategy's order) never
    tried at that node, then plays the world on to the end with the rollout
    policy: the game's rollout strategy (`heuristic`) or, with `rollout=random`
-   or for a game that declares none, uniform random play;
+   or for a game that declares none, uniform random play. With `depth=N` the
+   rollout stops after N decisions (a cut-off rollout) and the world is scored
+   as it stands: the reward reads the game's `ranks()` and `returns()` there,
+   its current standing, instead of the final one;
 4. backs up one reward per seat along the path (max^n: every node holds the
    reward vector and each mover reads its own component), so 3 and 4 players
    and Seikatsu's teams (a side shares its total and rank) need nothing else.
@@ -96,6 +99,12 @@ class IsmctsStrategy(PlayOut):
         Param("c", 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
         Param("width", 4, "how many of the rollout strategy's best options a node tries (0: all)"),
         Param(
+            "depth",
+            0,
+            "rollout decisions before the world is scored as it stands (0: to the game's end)",
+            minimum=0,
+        ),
+        Param(
             "rollout",
             "heuristic",
             "rollout policy: the game's rollout strategy (heuristic) or uniform random",
@@ -149,11 +158,12 @@ class IsmctsStrategy(PlayOut):
             raise RuntimeError("ismcts needs its game: make it through a StrategySpec")
         sides = game_type.sides(view.game)
         root = Node(view.n_players)
+        first: list[int] = []  # the root's options: the seat's own, the same in every world
         for _ in range(max(1, self.iterations)):
             world = view.determinize(self.rng)
-            path = self._descend(root, world)
+            path = self._descend(root, world, first)
             if world.legal:
-                self.play_out(world)
+                self.play_out(world, self.depth)
             rewards = self._rewards(world, sides)
             for node in path:
                 node.visits += 1
@@ -162,13 +172,20 @@ class IsmctsStrategy(PlayOut):
                     totals[p] += r
         return root
 
-    def _descend(self, root: Node, world: Any) -> list[Node]:
+    def _descend(self, root: Node, world: Any, first: list[int]) -> list[Node]:
         """Select down the tree in `world` (applying the actions to it) and expand one
-        node; the path from the root, the new node last."""
+        node; the path from the root, the new node last. `first` keeps the root's options
+        once found (the seat's own information decides them)."""
         node = root
         path = [root]
         while world.legal:
-            legal = self._options(world)
+            if node is not root:
+                legal = self._options(world)
+            elif not first:
+                first.extend(self._options(world))
+                legal = first
+            else:
+                legal = first
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
