@@ -625,14 +625,15 @@ def strategies(game: str) -> None:
 
     for name in registry(game):
         try:
-            cls = resolve(name, game).cls
+            spec = resolve(name, game)
         except StrategyError as exc:
             click.echo(f"{name}\n  (cannot load: {exc})")
             continue
-        click.echo(f"{name}\n  {cls.summary}")
-        for param in cls.params:
+        click.echo(f"{name}\n  {spec.cls.summary}")
+        defaults = dict(spec.params)  # the game's own defaults included
+        for param in spec.cls.params:
             kind = type(param.default).__name__
-            click.echo(f"    {param.name}={param.default!r} ({kind}): {param.help}")
+            click.echo(f"    {param.name}={defaults[param.name]!r} ({kind}): {param.help}")
 
 
 @main.command()

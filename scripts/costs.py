@@ -167,6 +167,17 @@ def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x.strip()]
 
 
+def _specs(text: str) -> list[str]:
+    """Comma-separated strategy specs, a `key=value` item joining the spec before it."""
+    specs: list[str] = []
+    for item in filter(None, (piece.strip() for piece in text.split(","))):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=game_names(), required=True)
@@ -175,9 +186,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--width", type=int, default=4, help="lookahead width")
     parser.add_argument(
         "--compiled",
-        type=lambda text: [s for s in text.split(",") if s.strip()],
+        type=_specs,
         default=["ismcts"],
-        help="strategies timed on the compiled core, comma-separated ('' for none)",
+        help="strategies timed on the compiled core, comma-separated ('' for none; a spec's "
+        "own key=value items stay with it: ismcts:iterations=200,depth=8,heuristic)",
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per cell")
     parser.add_argument("--min-games", type=int, default=3, help="fewest games per cell")

@@ -62,3 +62,9 @@ def test_the_table_has_a_row_per_cell_and_the_hourly_rate_of_its_workers(costs, 
         per_hour = float(cells[7].replace(",", ""))
         assert per_hour == pytest.approx(per_s * 3600, rel=0.01)  # one worker
     assert re.search(r"games per hour \(1 core\) \|", out)
+
+
+def test_compiled_specs_keep_their_own_parameters(costs):
+    text = "ismcts:iterations=200,depth=8,heuristic,lookahead:width=2"
+    assert costs._specs(text) == ["ismcts:iterations=200,depth=8", "heuristic", "lookahead:width=2"]
+    assert costs._specs("") == []

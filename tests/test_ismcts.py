@@ -40,12 +40,14 @@ def make(spec: str, name: str, seed: int = 1) -> IsmctsStrategy:
 
 def test_registered_for_every_game_with_its_parameters() -> None:
     for name in game_names():
-        spec = resolve("ismcts:iterations=7,c=0.3,width=2,rollout=random,reward=margin", name)
+        text = "ismcts:iterations=7,c=0.3,width=2,depth=5,rollout=random,reward=margin"
+        spec = resolve(text, name)
         assert spec.cls is IsmctsStrategy
         assert dict(spec.params) == {
             "iterations": 7,
             "c": 0.3,
             "width": 2,
+            "depth": 5,
             "rollout": "random",
             "reward": "margin",
         }
@@ -224,3 +226,39 @@ def test_the_margin_reward_of_a_lowest_wins_game_favours_the_lowest_total() -> N
     assert totals[winner] == min(totals) and rewards[winner] == max(rewards) > 0.5
     below = sorted(totals)[1] - totals[winner]
     assert rewards[winner] == pytest.approx(0.5 + below / (2 * max(abs(t) for t in totals)))
+
+
+def test_a_game_may_declare_its_own_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    game_type = type(get_game("splendor"))
+    own = {"ismcts": {"iterations": 150, "depth": 8}}
+    monkeypatch.setattr(game_type, "strategy_defaults", own)
+    spec = resolve("ismcts:c=0.5", "splendor")
+    assert dict(spec.params) | own["ismcts"] == dict(spec.params)
+    assert spec.short == "ismcts:c=0.5"
+    assert resolve("ismcts:depth=0", "splendor").short == "ismcts:depth=0"
+    assert dict(resolve("ismcts", "seikatsu").params)["depth"] == 0
+
+
+@pytest.mark.parametrize("name", ["sanssouci", "splendor"])
+def test_a_cut_off_rollout_plays_depth_decisions_then_scores_the_world_as_it_stands(
+    name: str,
+) -> None:
+    player = make("ismcts:depth=3", name)
+    game_type, game = new_game(name, 2)
+    state = game.new_state(5)
+    policy = player.policy
+    chosen = []
+    real = policy.choose
+
+    def choose(view: object, legal: list[int]) -> int:
+        chosen.append(real(view, legal))
+        return chosen[-1]
+
+    policy.choose = choose  # type: ignore[method-assign]
+    player.play_out(state, player.depth)
+    assert len(chosen) == 3 and state.legal
+    ranks = state.ranks()
+    want = [
+        1.0 if ranks[s] < ranks[1 - s] else 0.5 if ranks[s] == ranks[1 - s] else 0.0 for s in (0, 1)
+    ]
+    assert player._rewards(state, game_type.sides(game)) == want

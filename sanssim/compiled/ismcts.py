@@ -9,9 +9,10 @@ space) first:
 - `options(ctx, world, width, out)`: how many options the node tries, written to `out`
   in their order (the rollout strategy's `width` best, else the legal ones);
 - `play(ctx, world, action)`; `over(world)`: no one has a choice; `mover(world)`;
-- `play_out(ctx, world, g, uniform)`: every seat on to the end by the rollout strategy
-  (uniformly at random when `uniform`), its draws from `g`;
-- `outcome(ctx, world, ranks, totals)`: each seat's final rank and total.
+- `roll(ctx, world, g, uniform)`: the seat to move plays one decision by the rollout
+  strategy (uniformly at random when `uniform`), its draws from `g`;
+- `outcome(ctx, world, ranks, totals)`: each seat's rank and total as the world stands
+  (final at the end; the current standing after a cut-off rollout, `depth`).
 
 The hooks are frozen into the search as globals are (numba caches it; a jitted
 function passed as an argument instead would make the search uncachable). A decision
@@ -32,8 +33,8 @@ import numba as nb
 import numpy as np
 
 # A seat's search parameters (`parameters`), in one float64 row.
-I_ITERATIONS, I_C, I_WIDTH, I_UNIFORM, I_MARGIN = range(5)
-PARAMS = 5
+I_ITERATIONS, I_C, I_WIDTH, I_UNIFORM, I_MARGIN, I_DEPTH = range(6)
+PARAMS = 6
 # A node's integer fields.
 ACTION, FIRST, NEXT, VISITS, AVAILABLE = range(5)
 
@@ -46,6 +47,7 @@ def parameters(params: Mapping[str, Any]) -> np.ndarray:
     row[I_WIDTH] = params["width"]
     row[I_UNIFORM] = params["rollout"] == "random"
     row[I_MARGIN] = params["reward"] == "margin"
+    row[I_DEPTH] = params["depth"]
     return row
 
 
@@ -152,7 +154,7 @@ def searcher(
     play: Callable[..., None],
     over: Callable[..., bool],
     mover: Callable[..., int],
-    play_out: Callable[..., None],
+    roll: Callable[..., None],
     outcome: Callable[..., None],
 ) -> Callable[..., int]:
     """A game's compiled `IsmctsStrategy.terms` from its hooks (the module docstring):
@@ -169,6 +171,7 @@ def searcher(
         c = p[I_C]
         uniform = p[I_UNIFORM] != 0.0
         margin = p[I_MARGIN] != 0.0
+        cut = np.int64(p[I_DEPTH])
         nodes = np.zeros((iterations + 1, 5), dtype=np.int64)
         nodes[0, FIRST] = -1
         totals = np.zeros((iterations + 1, n), dtype=np.float64)
@@ -194,8 +197,10 @@ def searcher(
                 if new:
                     used += 1
                     break
-            if not over(world):
-                play_out(ctx, world, g, uniform)
+            played = 0
+            while not over(world) and (cut < 1 or played < cut):
+                roll(ctx, world, g, uniform)
+                played += 1
             outcome(ctx, world, ranks, scores)
             rewards(margin, ranks, scores, sides, reward)
             for i in range(depth):

@@ -172,6 +172,9 @@ class GameType(ABC):
     headline_figures: ClassVar[tuple[str, ...]] = ()
     # The game's strategy that the shared look-ahead uses to rank options and play rollouts.
     rollout_strategy: ClassVar[str] = "heuristic"
+    # Shared strategies' parameters as this game plays them by default, where it measured
+    # better with its own: {strategy name: {parameter: value}} (`sanssim strategies` shows them).
+    strategy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     # The score direction: True for a game where the lowest total wins (ranks, `winner`,
     # margins, search strategies and reports all follow it).
     lowest_wins: ClassVar[bool] = False

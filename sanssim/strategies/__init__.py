@@ -7,7 +7,14 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from sanssim.games import DEFAULT_GAME, get_game
-from sanssim.strategies.base import Param, Strategy, StrategyError, StrategySpec, parse_params
+from sanssim.strategies.base import (
+    Param,
+    Strategy,
+    StrategyError,
+    StrategySpec,
+    game_defaults,
+    parse_params,
+)
 from sanssim.strategies.ismcts import IsmctsStrategy
 from sanssim.strategies.lookahead import LookaheadStrategy
 from sanssim.strategies.random import RandomStrategy
@@ -70,7 +77,7 @@ def resolve(spec: str, game: str = DEFAULT_GAME) -> StrategySpec:
         raise StrategyError(f"unknown {game} strategy {name!r} (known: {', '.join(sorted(known))})")
     if cls.games and game not in cls.games:
         raise StrategyError(f"strategy {name!r} plays {', '.join(cls.games)}, not {game}")
-    return StrategySpec(name, cls, parse_params(cls, name, params), game)
+    return StrategySpec(name, cls, parse_params(cls, name, params, game_defaults(cls, game)), game)
 
 
 def short_spec(text: str, game: str = DEFAULT_GAME) -> str:

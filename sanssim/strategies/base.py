@@ -116,7 +116,7 @@ class StrategySpec:
     @property
     def short(self) -> str:
         """The spec with only the parameters that differ from their defaults, for labels."""
-        defaults = {p.name: p.default for p in self.cls.params}
+        defaults = game_defaults(self.cls, self.game)
         changed = [f"{k}={v}" for k, v in self.params if defaults[k] != v]
         return self.name + (":" + ",".join(changed) if changed else "")
 
@@ -131,7 +131,22 @@ class StrategySpec:
         return {"name": self.name, "params": dict(self.params), "spec": self.text}
 
 
-def parse_params(cls: type[Strategy], name: str, text: str) -> tuple[tuple[str, Any], ...]:
+def game_defaults(cls: type[Strategy], game: str) -> dict[str, Any]:
+    """The strategy's parameter defaults in `game`: its own, then the game's
+    `strategy_defaults` for it."""
+    from sanssim.games import get_game
+
+    own = {p.name: p.default for p in cls.params}
+    declared = get_game(game).strategy_defaults.get(cls.name, {})
+    return own | {k: v for k, v in declared.items() if k in own}
+
+
+def parse_params(
+    cls: type[Strategy], name: str, text: str, defaults: dict[str, Any] | None = None
+) -> tuple[tuple[str, Any], ...]:
+    """The full parameters of `name:text`: the given ones, else `defaults` (the class's)."""
+    if defaults is None:
+        defaults = {p.name: p.default for p in cls.params}
     known = {p.name: p for p in cls.params}
     given: dict[str, Any] = {}
     for item in filter(None, (s.strip() for s in text.split(","))):
@@ -147,4 +162,4 @@ def parse_params(cls: type[Strategy], name: str, text: str) -> tuple[tuple[str, 
         if key in given:
             raise StrategyError(f"strategy {name!r}: parameter {key!r} given twice")
         given[key] = known[key].parse(value.strip(), name)
-    return tuple((p.name, given.get(p.name, p.default)) for p in cls.params)
+    return tuple((p.name, given.get(p.name, defaults[p.name])) for p in cls.params)

@@ -19,7 +19,10 @@ plug-in games). Every iteration:
 3. adds one child, for the first option (in the rollout strategy's order) never
    tried at that node, then plays the world on to the end with the rollout
    policy: the game's rollout strategy (`heuristic`) or, with `rollout=random`
-   or for a game that declares none, uniform random play;
+   or for a game that declares none, uniform random play. With `depth=N` the
+   rollout stops after N decisions (a cut-off rollout) and the world is scored
+   as it stands: the reward reads the game's `ranks()` and `returns()` there,
+   its current standing, instead of the final one;
 4. backs up one reward per seat along the path (max^n: every node holds the
    reward vector and each mover reads its own component), so 3 and 4 players
    and Seikatsu's teams (a side shares its total and rank) need nothing else.
@@ -96,6 +99,12 @@ class IsmctsStrategy(PlayOut):
         Param("c", 0.7, "UCB exploration constant (rewards lie in [0, 1])"),
         Param("width", 4, "how many of the rollout strategy's best options a node tries (0: all)"),
         Param(
+            "depth",
+            0,
+            "rollout decisions before the world is scored as it stands (0: to the game's end)",
+            minimum=0,
+        ),
+        Param(
             "rollout",
             "heuristic",
             "rollout policy: the game's rollout strategy (heuristic) or uniform random",
@@ -153,7 +162,7 @@ class IsmctsStrategy(PlayOut):
             world = view.determinize(self.rng)
             path = self._descend(root, world)
             if world.legal:
-                self.play_out(world)
+                self.play_out(world, self.depth)
             rewards = self._rewards(world, sides)
             for node in path:
                 node.visits += 1

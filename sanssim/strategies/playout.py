@@ -53,9 +53,12 @@ class PlayOut(Strategy):
                 self._policy = heuristic
         return self._policy
 
-    def play_out(self, state: Any) -> None:
-        """Every seat plays `state` on by the rollout policy until the game ends."""
+    def play_out(self, state: Any, depth: int = 0) -> None:
+        """Every seat plays `state` on by the rollout policy until the game ends, or for
+        `depth` decisions when `depth` is positive."""
         policy = self.policy
         views = [self.game_type.view(state, p) for p in range(state.n)]  # type: ignore[union-attr]
-        while state.legal:
+        played = 0
+        while state.legal and (depth < 1 or played < depth):
             state.apply_action(policy.choose(views[state.current], state.legal))
+            played += 1

@@ -21,10 +21,16 @@ from sanssim.runner.play import game_seed, play_game, strategy_rng
 from sanssim.strategies import resolve
 
 # (players, options, seats, games) per game: at least 30 games each.
-SANS_4P = ["ismcts:iterations=3", "greedy", "ismcts:width=0,iterations=2,rollout=random", "random"]
+SANS_4P = [
+    "ismcts:iterations=3",
+    "greedy",
+    "ismcts:width=0,iterations=2,rollout=random,depth=2",
+    "random",
+]
 CASES = {
     "sanssouci": [
-        (2, {}, ["ismcts:iterations=4", "heuristic"], 10),
+        (2, {}, ["ismcts:iterations=4", "heuristic"], 6),
+        (2, {}, ["heuristic", "ismcts:iterations=5,depth=3"], 4),
         (2, {"expansion": True}, ["random", "ismcts:iterations=3,reward=margin,c=0.2"], 6),
         (
             3,
@@ -36,7 +42,8 @@ CASES = {
         (4, {"expansion": True}, ["ismcts:iterations=2,c=1.5", "heuristic"] * 2, 4),
     ],
     "splendor": [
-        (2, {}, ["ismcts:iterations=4", "heuristic"], 10),
+        (2, {}, ["ismcts:iterations=4", "heuristic"], 6),
+        (2, {}, ["heuristic", "ismcts:iterations=5,depth=3"], 4),
         (2, {"target_points": 8}, ["greedy", "ismcts:iterations=3,reward=margin,c=0.2"], 6),
         (
             3,
@@ -53,7 +60,8 @@ CASES = {
         ),
     ],
     "seikatsu": [
-        (2, {}, ["ismcts:iterations=4", "heuristic"], 10),
+        (2, {}, ["ismcts:iterations=4", "heuristic"], 6),
+        (2, {}, ["heuristic", "ismcts:iterations=5,depth=3"], 4),
         (2, {"tournament": True}, ["greedy", "ismcts:iterations=3,reward=margin,c=0.2"], 6),
         (3, {}, ["ismcts:iterations=3,width=2", "heuristic", "random"], 6),
         (4, {}, ["ismcts:iterations=3", "greedy", "ismcts:width=0,iterations=2", "random"], 5),

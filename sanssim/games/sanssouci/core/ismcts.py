@@ -24,10 +24,10 @@ from sanssim.games.sanssouci.core.layout import (
     PHASE,
     RECORD_WIDTH,
 )
-from sanssim.games.sanssouci.core.lookahead import determinize, play_out, ranked
+from sanssim.games.sanssouci.core.lookahead import determinize, ranked
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
-from sanssim.games.sanssouci.core.strategies import W_SEARCH, work_array
+from sanssim.games.sanssouci.core.strategies import HEURISTIC, W_SEARCH, best_by_score, work_array
 from sanssim.games.sanssouci.engine import END
 
 
@@ -62,8 +62,13 @@ def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    play_out(world, ctx[0], ctx[1], ctx[2], g, uniform, ctx[6])
+def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
+    """One decision of `lookahead.play_out`."""
+    if uniform:
+        action = world[LEGAL + np.int64(mt.random(g) * world[LEGAL_LEN])]
+    else:
+        action = best_by_score(world, ctx[0], np.int64(HEURISTIC), ctx[1], ctx[6])
+    apply(world, ctx[0], ctx[2], action, ctx[3], ctx[4])
 
 
 @nb.njit(cache=True)
@@ -75,7 +80,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
         totals[p] = results[p, V_TOTAL]
 
 
-_search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
+_search = searcher(_determinize, _options, _play, _over, _mover, _roll, _outcome)
 
 
 @nb.njit(cache=True)

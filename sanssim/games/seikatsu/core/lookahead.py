@@ -261,8 +261,15 @@ def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    play_out(ctx[0], world, ctx[1], ctx[2], ctx[9], ctx[3], ctx[4], g, ctx[6], uniform)
+def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
+    """One decision of `play_out`."""
+    t = ctx[0]
+    if uniform:
+        action = choose_random(t, world, g)
+    else:
+        heuristic_scores(t, world, world[CURRENT], ctx[1], ctx[2], ctx[9], ctx[3])
+        action = pick(t, world, ctx[3], ctx[4], g, False)
+    apply(t, world, action, ctx[6], -1)
 
 
 @nb.njit(cache=True)
@@ -277,7 +284,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
         totals[p] = ctx[7][side]
 
 
-_search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
+_search = searcher(_determinize, _options, _play, _over, _mover, _roll, _outcome)
 
 
 @nb.njit(cache=True)

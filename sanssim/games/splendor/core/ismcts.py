@@ -13,11 +13,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled import rng
 from sanssim.compiled.ismcts import PARAMS, searcher
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.lookahead import determinize, play_out, ranked
-from sanssim.games.splendor.core.position import new_work
+from sanssim.games.splendor.core.heuristic import heuristic_scores
+from sanssim.games.splendor.core.lookahead import ROLLOUT_PARAMS, determinize, ranked
+from sanssim.games.splendor.core.position import best, new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, ranks_of, seat
 
@@ -55,8 +57,14 @@ def _mover(world) -> int:  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _play_out(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    play_out(world, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], g, uniform)
+def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
+    """One decision of `lookahead.play_out`."""
+    if uniform:
+        action = world[L.LEGAL + int(rng.random(g) * world[L.H_N_LEGAL])]
+    else:
+        heuristic_scores(world, ctx[0], ctx[1], ctx[2], ROLLOUT_PARAMS, ctx[4], ctx[5])
+        action = best(world, ctx[4])
+    apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
 
 
 @nb.njit(cache=True)
@@ -67,7 +75,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
         totals[p] = world[seat(p) + L.P_POINTS]
 
 
-_search = searcher(_determinize, _options, _play, _over, _mover, _play_out, _outcome)
+_search = searcher(_determinize, _options, _play, _over, _mover, _roll, _outcome)
 
 
 @nb.njit(cache=True)
