@@ -199,7 +199,11 @@ def run_step(
 
 
 def with_iterations(spec: str, iterations: int) -> str:
-    return f"{spec}{',' if ':' in spec else ':'}iterations={iterations}"
+    """`spec` at another budget (an `iterations` it names is replaced: a repeated key is an
+    error)."""
+    name, _, params = spec.partition(":")
+    kept = [p for p in params.split(",") if p and not p.startswith("iterations=")]
+    return f"{name}:{','.join([*kept, f'iterations={iterations}'])}"
 
 
 def escalated(

@@ -57,3 +57,10 @@ def test_the_four_player_step_seats_the_strong_side_in_every_seat(ladder, tmp_pa
     assert all(s["ci_low"] <= s["win_rate"] <= s["ci_high"] for s in steps)
     arms = sorted(p.name for p in (tmp_path / "runs" / "seikatsu").glob("greedy-vs-heur*/*-seat*"))
     assert arms == ["00-seat0", "01-seat1", "02-seat2", "03-seat3"]
+
+
+def test_a_larger_budget_replaces_the_specs_own(ladder) -> None:
+    assert ladder.with_iterations("ismcts", 400) == "ismcts:iterations=400"
+    assert (
+        ladder.with_iterations("ismcts:iterations=50,c=0.5", 400) == "ismcts:c=0.5,iterations=400"
+    )
