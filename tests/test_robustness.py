@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import statistics
@@ -11,7 +12,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sanssim.analysis import interaction
+from sanssim.analysis import flipped, interaction
 from sanssim.analysis.interaction import Term
 from sanssim.analysis.report import write_report
 from sanssim.analysis.stats import t_quantile
@@ -112,3 +113,68 @@ def test_an_interaction_on_shared_deals_is_paired_and_on_others_is_welch() -> No
     assert welch[0] == pytest.approx(0.25)
     assert welch[2] - welch[0] == pytest.approx(t_quantile(0.975, df) * math.sqrt(va + vb))
     assert welch[2] - welch[0] > paired[2] - paired[0]  # pairing cancels the deal's luck
+
+
+def _verdicts(report: tuple[Path, str], tmp_path: Path, changed: str) -> Path:
+    """The robustness report's verdicts file with every conclusion held but `changed`'s,
+    which the heuristic line-up turns (so the test knows where a marker belongs)."""
+    runs, _ = report
+    document = json.loads((runs.parent / "report" / flipped.VERDICTS).read_text())
+    for e in document["conclusions"]:
+        e["verdicts"]["heuristic"] = e["verdicts"]["greedy"]
+        if e["label"] == changed:
+            turned = {"(higher)": "(lower)"}.get(e["verdicts"]["greedy"], "(higher)")
+            e["verdicts"]["heuristic"] = turned
+    path = tmp_path / "verdicts.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_the_robustness_report_writes_each_conclusion_with_its_verdicts(report) -> None:
+    runs, _ = report
+    document = json.loads((runs.parent / "report" / flipped.VERDICTS).read_text())
+    assert document["game"] == "splendor" and document["reference"] == "greedy"
+    by_label = {e["label"]: e for e in document["conclusions"]}
+    effect = by_label["target points 15 → 18: first seat's win rate, every design"]
+    assert effect["kind"] == "effect" and len(effect["designs"]) == 2
+    assert [d["target_points"] for d in effect["designs"]] == ["15", "18"]
+    assert set(effect["verdicts"]) == {"greedy", "heuristic"}
+    assert effect["interaction"]["heuristic"].startswith("heuristic − greedy ")
+
+
+def test_a_finding_another_line_up_changed_is_marked_where_it_is_stated(report, tmp_path) -> None:
+    runs, _ = report
+    seat18 = "first seat's edge over 1/players, target points 18"
+    verdicts = _verdicts(report, tmp_path, seat18)
+    write_report([runs / "g15", runs / "g18"], tmp_path / "r", ["t"], robustness_files=[verdicts])
+    md = (tmp_path / "r" / "report.md").read_text()
+    marked = [line for line in md.splitlines() if flipped.MARK in line]
+    assert len({line for line in marked}) == 1  # the key finding and its repeat, if any
+    assert marked[0].startswith("- Seats, g18 ") and seat18 in marked[0]
+    assert "Seats, g15 " not in "".join(marked)
+    assert str(verdicts) in marked[0]
+
+
+def test_a_changed_effect_is_marked_on_its_answer_and_nothing_else(report, tmp_path) -> None:
+    runs, _ = report
+    effect = "target points 15 → 18: mean score, every design"
+    verdicts = _verdicts(report, tmp_path, effect)
+    write_report([runs / "g15", runs / "g18"], tmp_path / "r", ["t"], robustness_files=[verdicts])
+    marked = [
+        line
+        for line in (tmp_path / "r" / "report.md").read_text().splitlines()
+        if flipped.MARK in line
+    ]
+    assert marked and all(line.startswith("- target points 15 → 18 (g18") for line in marked)
+    assert effect in marked[0]
+    # held everywhere, or a report played by a line-up the robustness run did not play:
+    # no marker
+    held = _verdicts(report, tmp_path, "none")
+    write_report([runs / "g15", runs / "g18"], tmp_path / "h", ["t"], robustness_files=[held])
+    assert flipped.MARK not in (tmp_path / "h" / "report.md").read_text()
+    document = json.loads(verdicts.read_text())
+    for e in document["conclusions"]:
+        e["verdicts"] = {"heuristic": "(higher)", "lookahead": "(lower)"}
+    verdicts.write_text(json.dumps(document))
+    write_report([runs / "g15", runs / "g18"], tmp_path / "o", ["t"], robustness_files=[verdicts])
+    assert flipped.MARK not in (tmp_path / "o" / "report.md").read_text()

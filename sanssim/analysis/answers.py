@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from sanssim.analysis import fmt, paired
+from sanssim.analysis import flipped, fmt, paired
 from sanssim.analysis.paired import effect_size
 from sanssim.analysis.pairs import Pair, find_pairs, pair_games
 from sanssim.analysis.precision import interval
@@ -79,7 +79,15 @@ def _answer(ctx: Context, pair: Pair) -> Answer:
         f"{comparison.games_b} and {comparison.games_a} games, {how}): mean score "
         f"{_diff(score, 1, '')}, first seat's win rate {_diff(seat0, 100, ' pp')}; {gap}."
     )
+    text += _marker(ctx, pair)
     return Answer(text, max(effect_size(score), effect_size(seat0), gap_size))
+
+
+def _marker(ctx: Context, pair: Pair) -> str:
+    """A robustness run's word where another line-up changes this pair's verdicts."""
+    arms = ctx.data.arms.filter(pl.col("arm") == pair.first)
+    lineup = arms["strategies"][0]
+    return flipped.marker(ctx.verdicts, ctx.data, "effect", (pair.first, pair.second), lineup)
 
 
 def _diff(row: dict, scale: float, unit: str) -> str:

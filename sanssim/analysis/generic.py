@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sanssim.analysis import figures, fmt, pairs, quality, quality_section
+from sanssim.analysis import figures, flipped, fmt, pairs, quality, quality_section
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
 from sanssim.analysis.quality import margin, winning
 from sanssim.analysis.section import FEW_ARMS, Context, Section
@@ -107,7 +107,9 @@ def _seats(ctx: Context, findings: list[str], summary: list[str]) -> list[Block]
             verdict += "strategy strength)"
         first = part.row(0, named=True)
         firsts.append({**first, "p": p})
-        findings.append(_seat_finding(arm, first, len(part), p, verdict))
+        lineup = arms.filter(pl.col("arm") == arm)["strategies"][0]
+        mark = flipped.marker(ctx.verdicts, ctx.data, "seat_edge", (arm,), lineup)
+        findings.append(_seat_finding(arm, first, len(part), p, verdict) + mark)
         for r in part.iter_rows(named=True):
             rows.append(
                 [

@@ -6,13 +6,14 @@ import json
 import os
 import shlex
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
 
 from sanssim import __version__
-from sanssim.analysis import figures, generic, robustness, tuning
+from sanssim.analysis import figures, flipped, generic, robustness, tuning
 from sanssim.analysis.answers import answers
 from sanssim.analysis.dataset import Dataset, load_dataset, variant_name
 from sanssim.analysis.document import (
@@ -40,7 +41,7 @@ from sanssim.runformat import TEMP_MARK
 
 # What a report folder holds besides its figures; report.json records the runs reported on.
 REPORT_JSON = "report.json"
-REPORT_FILES = ("report.md", "report.html", REPORT_JSON)
+REPORT_FILES = ("report.md", "report.html", REPORT_JSON, flipped.VERDICTS)
 # Figures shown with the key findings at the top, when a section made them: the game's own
 # (`GameType.headline_figures`) come between these two.
 HEADLINE_FIGURES = ("seat_advantage", "score_distribution")
@@ -61,26 +62,34 @@ class ReportSummary:
 
 
 def write_report(
-    runs: list[Path], out: Path, command: list[str], force: bool = False
+    runs: list[Path],
+    out: Path,
+    command: list[str],
+    force: bool = False,
+    robustness_files: Sequence[Path] = (),
 ) -> ReportSummary:
     """Write report.md, report.html and the figures for `runs` into `out`.
 
     Each path is a run directory or a sweep's parent folder (its sub-directories with a
     manifest are the arms). `command` is the argv shown as the report's provenance. `out`
     may hold an earlier report of the same runs; anything else is refused unless `force`.
+    `robustness_files`: verdicts files of robustness reports (`flipped.VERDICTS`); findings
+    they show changed under another line-up are marked.
     Input that cannot be reported on raises ReportError with a one-line message.
     """
     if not runs:
         raise ReportError("give at least one run directory")
     try:
-        return _write(runs, out, command, force)
+        return _write(runs, out, command, force, robustness_files)
     except pl.exceptions.ComputeError as exc:
         raise ReportError(f"unreadable run data: {str(exc).splitlines()[0]}") from None
     except OSError as exc:
         raise ReportError(f"{exc.filename or out}: {exc.strerror}") from None
 
 
-def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> ReportSummary:
+def _write(
+    runs: list[Path], out: Path, command: list[str], force: bool, verdicts: Sequence[Path]
+) -> ReportSummary:
     """Everything is written into a hidden folder beside `out` and moved in only when
     complete: a full disk or an error leaves `out` (an earlier report) as it was."""
     data = load_dataset(runs)
@@ -92,15 +101,17 @@ def _write(runs: list[Path], out: Path, command: list[str], force: bool) -> Repo
         (stage / REPORT_JSON).write_text(
             json.dumps({"runs": _relative(paths, out)}, indent=2) + "\n"
         )
-        written = _compose(data, stage, command)
+        written = _compose(data, stage, command, flipped.load(verdicts, data.game_type.name))
         _publish(stage, out)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return replace(written, files=[out / path.name for path in written.files])
 
 
-def _compose(data: Dataset, out: Path, command: list[str]) -> ReportSummary:
-    ctx = Context(data, out)
+def _compose(
+    data: Dataset, out: Path, command: list[str], verdicts: tuple[flipped.Entry, ...] = ()
+) -> ReportSummary:
+    ctx = Context(data, out, verdicts=verdicts)
     builders = [
         *generic.SECTIONS,
         *data.game_type.report_sections(),

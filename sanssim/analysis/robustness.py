@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from sanssim.analysis import fmt, interaction, paired
+from sanssim.analysis import flipped, fmt, interaction, paired
 from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Heading, Para, Table
 from sanssim.analysis.interaction import Term
@@ -60,7 +60,9 @@ def _context(data: Dataset, arm: dict, skip: str | None = None) -> str:
     return ", ".join(parts) or "every design"
 
 
-Found = tuple[str, str, Estimate, list[Term]]  # conclusion, line-up, estimate, its terms
+# conclusion, line-up, estimate, its terms, and for the verdicts file: kind, metric, arms
+Found = tuple[str, str, Estimate, list[Term], tuple[str, str, tuple[str, ...]]]
+SEAT_EDGE = "first seat's edge over 1/players"
 
 
 def _seat_edges(data: Dataset, games: pl.DataFrame) -> Iterator[Found]:
@@ -74,8 +76,9 @@ def _seat_edges(data: Dataset, games: pl.DataFrame) -> Iterator[Found]:
         fair = 1 / r["n_players"]
         low, high = r["first_lo"] - fair, r["first_hi"] - fair
         edge = Estimate(r["first_p"] - fair, low, high, r["first_n"], 100, " pp")
-        label = f"first seat's edge over 1/players, {_context(data, r)}"
-        yield label, r["strategies"], edge, [interaction.term(games, r["arm"], "seat0_win")]
+        label = f"{SEAT_EDGE}, {_context(data, r)}"
+        terms = [interaction.term(games, r["arm"], "seat0_win")]
+        yield label, r["strategies"], edge, terms, ("seat_edge", SEAT_EDGE, (r["arm"],))
 
 
 def _effects(data: Dataset, games: pl.DataFrame) -> Iterator[Found]:
@@ -97,12 +100,16 @@ def _effects(data: Dataset, games: pl.DataFrame) -> Iterator[Found]:
                 interaction.term(games, pair.second, r["metric"]),
                 interaction.term(games, pair.first, r["metric"], -1.0),
             ]
-            yield label, arm["strategies"], estimate, terms
+            meta = ("effect", f"{pair.facet} {pair.change}: {name}", (pair.first, pair.second))
+            yield label, arm["strategies"], estimate, terms, meta
 
 
-def _interaction(by: dict[str, tuple[Estimate, list[Term]]], x: str, ref: str) -> Estimate:
+Measured = dict[str, tuple[Estimate, list[Term], tuple[str, str, tuple[str, ...]]]]
+
+
+def _interaction(by: Measured, x: str, ref: str) -> Estimate:
     """Line-up `x`'s conclusion minus the reference line-up's, paired where they share deals."""
-    estimate, terms = by[x]
+    estimate, terms, _ = by[x]
     value, lo, hi, n = interaction.interval([*terms, *interaction.negated(by[ref][1])])
     return Estimate(value, lo, hi, n, estimate.scale, estimate.unit)
 
@@ -113,22 +120,26 @@ def build(ctx: Context) -> Section:
     if len(lineups) < 2:
         return Section([])
     games = interaction.per_game(data)
-    found: dict[str, dict[str, tuple[Estimate, list[Term]]]] = {}
-    for label, lineup, estimate, terms in (*_seat_edges(data, games), *_effects(data, games)):
-        found.setdefault(label, {})[lineup] = (estimate, terms)
+    found: dict[str, Measured] = {}
+    for label, lineup, estimate, terms, meta in (
+        *_seat_edges(data, games),
+        *_effects(data, games),
+    ):
+        found.setdefault(label, {})[lineup] = (estimate, terms, meta)
     compared = {label: by for label, by in found.items() if len(by) > 1}
     if not compared:
         return Section([])
     ref, others = lineups[0], lineups[1:]
-    rows, flipped, differ = [], [], []
+    rows, changed, differ, entries = [], [], [], []
     for label, by in compared.items():
-        verdicts = {e.verdict for e, _ in by.values()}
+        verdicts = {e.verdict for e, _, _ in by.values()}
         held = "held" if len(verdicts) == 1 else "CHANGES"
         if held != "held":
-            flipped.append(label)
+            changed.append(label)
         gaps = [_interaction(by, x, ref) if x in by and ref in by else None for x in others]
         if any(g is not None and g.verdict != "(no clear difference)" for g in gaps):
             differ.append(label)
+        entries.append(_entry(data, label, by, dict(zip(others, gaps, strict=True)), ref))
         rows.append(
             [
                 label,
@@ -158,12 +169,30 @@ def build(ctx: Context) -> Section:
             measure=0,
         ),
     ]
-    held = len(compared) - len(flipped)
+    held = len(compared) - len(changed)
     finding = (
         f"Robustness: {held} of {len(compared)} conclusions held under every strategy "
         f"line-up ({', '.join(lineups)})"
-        + (f"; changed: {'; '.join(flipped)}" if flipped else "")
+        + (f"; changed: {'; '.join(changed)}" if changed else "")
         + f"; the size differs from {ref}'s (interaction interval excludes zero) in "
         f"{len(differ)} of {len(compared)}."
     )
+    flipped.write(ctx.out, data.game_type.name, entries, ref)
     return Section(blocks, [], [], answer=[Answer(finding)])
+
+
+def _entry(
+    data: Dataset, label: str, by: Measured, gaps: dict[str, Estimate | None], ref: str
+) -> flipped.Entry:
+    """The conclusion for the verdicts file (`flipped`): every line-up's verdict, estimate
+    and games, and each other line-up's interaction with the reference."""
+    kind, metric, arms = next(iter(by.values()))[2]
+    return flipped.entry(
+        data,
+        kind,
+        metric,
+        arms,
+        label,
+        {x: (e.verdict, e.text(), e.n) for x, (e, _, _) in by.items()},
+        {x: f"{x} − {ref} {g.text()}" for x, g in gaps.items() if g is not None},
+    )

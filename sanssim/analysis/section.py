@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from matplotlib import colormaps
 from matplotlib.colors import to_hex
@@ -17,11 +18,14 @@ TWENTY_COLOURS = tuple(to_hex(c) for c in colormaps["tab20"].colors)
 
 @dataclass
 class Context:
-    """The dataset and the output folder; collects the figures written."""
+    """The dataset and the output folder; collects the figures written. `verdicts`: the
+    conclusions of robustness runs (`flipped.load`), so a finding another line-up changed is
+    marked where it is stated."""
 
     data: Dataset
     out: Path
     figures: list[Path] = field(default_factory=list)
+    verdicts: tuple[dict[str, Any], ...] = ()
 
     def colour(self, arm: str) -> str:
         """The same colour for an arm in every figure, a distinct one for up to 20 arms."""

@@ -65,13 +65,23 @@ def show(
     help="Report directory (default: RUN-report next to the first run).",
 )
 @click.option("--force", is_flag=True, help="Write into an --out folder holding something else.")
-def report(runs: tuple[Path, ...], out: Path | None, force: bool) -> None:
+@click.option(
+    "--robustness",
+    "verdicts",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="A robustness report's robustness.json (several allowed): findings it shows "
+    "changed under another line-up are marked where they are stated.",
+)
+def report(
+    runs: tuple[Path, ...], out: Path | None, force: bool, verdicts: tuple[Path, ...]
+) -> None:
     """Write a Markdown + HTML report with figures on one or more runs."""
     from sanssim.analysis.report import write_report
 
     target = out or _beside(runs[0])
     try:
-        written = write_report(list(runs), target, sys.argv, force)
+        written = write_report(list(runs), target, sys.argv, force, verdicts)
     except SanssimError as exc:
         fail(str(exc))
     click.echo(
