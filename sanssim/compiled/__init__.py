@@ -182,13 +182,15 @@ def _source_folders(core: Core) -> list[Path]:
 
 
 def _digest(folders: list[Path]) -> str:
-    """Changes whenever a source in `folders`, numba's version or Python's changes."""
+    """Changes whenever a source in `folders`, numba's version or Python's changes, and
+    differs between checkouts: numba keys its cache by a source's path, so a marker left by
+    one checkout's compile must not vouch for another's (or a stale one at the same path)."""
     import numba
 
     digest = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     for folder in folders:
         for path in sorted(folder.glob("*.py")):
-            digest.update(path.name.encode() + path.read_bytes())
+            digest.update(str(path).encode() + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
