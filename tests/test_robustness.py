@@ -117,14 +117,19 @@ def test_an_interaction_on_shared_deals_is_paired_and_on_others_is_welch() -> No
 
 def _verdicts(report: tuple[Path, str], tmp_path: Path, changed: str) -> Path:
     """The robustness report's verdicts file with every conclusion held but `changed`'s,
-    which the heuristic line-up turns (so the test knows where a marker belongs)."""
+    which the heuristic line-up turns (so the test knows where a marker belongs): reversed
+    where the reference has a direction, else significant with an interaction that excludes
+    zero. Every other conclusion's verdict differs too, but only in significance, its
+    interaction holding zero: no change."""
     runs, _ = report
     document = json.loads((runs.parent / "report" / flipped.VERDICTS).read_text())
     for e in document["conclusions"]:
-        e["verdicts"]["heuristic"] = e["verdicts"]["greedy"]
+        e["interaction_verdicts"]["heuristic"] = flipped.UNCLEAR
+        ref = e["verdicts"]["greedy"]
+        e["verdicts"]["heuristic"] = "(higher)" if ref == flipped.UNCLEAR else flipped.UNCLEAR
         if e["label"] == changed:
-            turned = {"(higher)": "(lower)"}.get(e["verdicts"]["greedy"], "(higher)")
-            e["verdicts"]["heuristic"] = turned
+            e["verdicts"]["heuristic"] = {"(higher)": "(lower)"}.get(ref, "(higher)")
+            e["interaction_verdicts"]["heuristic"] = "(higher)"
     path = tmp_path / "verdicts.json"
     path.write_text(json.dumps(document))
     return path
@@ -140,6 +145,7 @@ def test_the_robustness_report_writes_each_conclusion_with_its_verdicts(report) 
     assert [d["target_points"] for d in effect["designs"]] == ["15", "18"]
     assert set(effect["verdicts"]) == {"greedy", "heuristic"}
     assert effect["interaction"]["heuristic"].startswith("heuristic − greedy ")
+    assert effect["interaction_verdicts"]["heuristic"] in {"(higher)", "(lower)", flipped.UNCLEAR}
 
 
 def test_a_finding_another_line_up_changed_is_marked_where_it_is_stated(report, tmp_path) -> None:

@@ -5,9 +5,13 @@ verdicts to `VERDICTS` in its folder: per conclusion, the designs it concerns (e
 design without its line-up), the metric, and each line-up's verdict with the interaction
 interval. Another report given that file (`sanssim report --robustness FILE`) looks up each
 finding it states about the same designs under one of those line-ups, and where another
-line-up's verdict differs, appends a marker saying so. The marker repeats the robustness
-run's own figures (its line-ups, games and intervals), never the report's: a finding is
-marked only where a robustness run of the same designs measured the change.
+line-up changes it, appends a marker saying so. A change is a reversal (higher under one
+line-up, lower under the other) or a verdict that differs while the interaction interval
+(the line-up's conclusion minus the reference's) excludes zero; a verdict that differs
+only in reaching significance, with an interaction that holds zero, is not a change: it is
+what two samples of one effect give. The marker repeats the robustness run's own figures
+(its line-ups, games and intervals), never the report's: a finding is marked only where a
+robustness run of the same designs measured the change.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from sanssim.analysis.errors import ReportError
 VERDICTS = "robustness.json"
 MARK = "⚑"
 Entry = dict[str, Any]
+UNCLEAR = "(no clear difference)"
+OPPOSITE = {"(higher)", "(lower)"}
 
 
 def design(data: Dataset, arm: str) -> dict[str, str]:
@@ -39,12 +45,13 @@ def entry(
     arms: Sequence[str],
     label: str,
     by_lineup: dict[str, tuple[str, str, int]],
-    interaction: dict[str, str],
+    interaction: dict[str, tuple[str, str]],
 ) -> Entry:
     """One conclusion for the verdicts file. `kind`: `seat_edge` or `effect`; `metric`: what
     it measures, in words; `arms`: the arms it concerns under one line-up (one for a seat
     edge; A then B for a change); `by_lineup`: verdict, estimate text and games per line-up;
-    `interaction`: per line-up, its conclusion minus the reference line-up's, as text."""
+    `interaction`: per line-up, its conclusion minus the reference line-up's, as text, and
+    that interval's verdict."""
     return {
         "kind": kind,
         "metric": metric,
@@ -53,7 +60,8 @@ def entry(
         "verdicts": {x: v for x, (v, _, _) in by_lineup.items()},
         "estimates": {x: text for x, (_, text, _) in by_lineup.items()},
         "games": {x: n for x, (_, _, n) in by_lineup.items()},
-        "interaction": interaction,
+        "interaction": {x: text for x, (text, _) in interaction.items()},
+        "interaction_verdicts": {x: v for x, (_, v) in interaction.items()},
     }
 
 
@@ -69,7 +77,11 @@ def load(paths: Iterable[Path], game: str) -> tuple[Entry, ...]:
         try:
             document = json.loads(Path(path).read_text(encoding="utf-8"))
             if document["game"] == game:
-                found += [{**e, "source": str(path)} for e in document["conclusions"]]
+                reference = document["reference"]
+                found += [
+                    {**e, "source": str(path), "reference": reference}
+                    for e in document["conclusions"]
+                ]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ReportError(f"{path}: not a robustness verdicts file ({exc})") from None
     return tuple(found)
@@ -88,8 +100,7 @@ def marker(
         same = e["designs"] in (designs, designs[::-1])
         if e["kind"] != kind or not same or lineup not in e["verdicts"]:
             continue
-        own = e["verdicts"][lineup]
-        if all(v == own for v in e["verdicts"].values()):
+        if not any(_changes(e, lineup, x) for x in e["verdicts"]):
             continue
         shown = [
             f"{x}: {e['estimates'][x]}"
@@ -98,3 +109,17 @@ def marker(
         ]
         notes.append(f"{e['label']}, {' | '.join(shown)} [{e['source']}]")
     return f" {MARK} Changes with other players: {' — '.join(notes)}." if notes else ""
+
+
+def _changes(e: Entry, own: str, other: str) -> bool:
+    """Whether line-up `other` changes the conclusion line-up `own` gives: the verdicts
+    differ and either point opposite ways or the interaction interval between the two (when
+    one of them is the reference) excludes zero."""
+    a, b = e["verdicts"][own], e["verdicts"][other]
+    if a == b:
+        return False
+    if {a, b} == OPPOSITE:
+        return True
+    reference = e["reference"]
+    measured = other if own == reference else own if other == reference else None
+    return e.get("interaction_verdicts", {}).get(measured, UNCLEAR) != UNCLEAR

@@ -194,5 +194,5 @@ def _entry(
         arms,
         label,
         {x: (e.verdict, e.text(), e.n) for x, (e, _, _) in by.items()},
-        {x: f"{x} − {ref} {g.text()}" for x, g in gaps.items() if g is not None},
+        {x: (f"{x} − {ref} {g.text()}", g.verdict) for x, g in gaps.items() if g is not None},
     )
