@@ -103,7 +103,7 @@ def test_one_progress_bar_for_the_whole_run_says_what_it_waits_for(tmp_path, mon
     whose note names the look it plays toward and the targets still unmet."""
     from contextlib import contextmanager
 
-    import sanssim.cli
+    import sanssim.cli.running
 
     bars: list[dict] = []
 
@@ -119,7 +119,7 @@ def test_one_progress_bar_for_the_whole_run_says_what_it_waits_for(tmp_path, mon
 
         yield update
 
-    monkeypatch.setattr(sanssim.cli, "_progress", recorded)
+    monkeypatch.setattr(sanssim.cli.running, "_progress", recorded)
     experiment = tmp_path / "exp.toml"
     experiment.write_text(
         'game = "seikatsu"\nplayers = 2\ngames = 3200\nseed = 4\nstrategy = "random"\n'
