@@ -16,16 +16,10 @@ from importlib import resources
 from typing import Any
 
 from sanssim.games.sanssouci import SYMBOLS, Components, Game, GameConfig, State
+from sanssim.games.sanssouci.actions import EMPTY
+from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.data import parse_components
-from sanssim.games.sanssouci.engine import (
-    BELOW,
-    COL_MASK,
-    EMPTY,
-    N_COLS,
-    ROW_MASK,
-    flood,
-    square,
-)
+from sanssim.games.sanssouci.garden import BELOW, COL_MASK, ROW_MASK, flood, square
 
 COLOUR_SLOT = {"white": 0, "gray": 2, "orange": 4, "fuchsia": 6, "turquoise": 8}
 

@@ -28,7 +28,7 @@ from positions import (
 
 from sanssim.games.sanssouci import DISCARD, END, NOBLE, PASS, PLACE, SIDE, SYMBOLS, TAKE, State
 from sanssim.games.sanssouci.data import default_components
-from sanssim.games.sanssouci.engine import col_of, row_of, square
+from sanssim.games.sanssouci.garden import col_of, row_of, square
 from sanssim.games.sanssouci.view import PlayerView
 
 PRE_1A = row_squares(1) + [(2, 4), (2, 5), (3, 0), (4, 8), (5, 1), (6, 7)]

@@ -1,8 +1,7 @@
 """Sanssouci rules: components, state, legal choices, apply, scoring. No I/O."""
 
 from sanssim.errors import ComponentError, ConfigError, IllegalActionError, SanssimError
-from sanssim.games.sanssouci.components import COLOURS, SYMBOLS, TILE_SETS, Components
-from sanssim.games.sanssouci.engine import (
+from sanssim.games.sanssouci.actions import (
     DISCARD,
     END,
     NOBLE,
@@ -11,12 +10,11 @@ from sanssim.games.sanssouci.engine import (
     PLACE,
     SIDE,
     TAKE,
-    Game,
-    GameConfig,
-    ScoreBreakdown,
-    State,
-    TurnRecord,
 )
+from sanssim.games.sanssouci.components import COLOURS, SYMBOLS, TILE_SETS, Components
+from sanssim.games.sanssouci.config import GameConfig
+from sanssim.games.sanssouci.engine import Game, ScoreBreakdown, State
+from sanssim.games.sanssouci.turn import TurnRecord
 
 __all__ = [
     "COLOURS", "DISCARD", "END", "NOBLE", "PASS", "PHASE_NAMES", "PLACE", "SIDE", "SYMBOLS",

@@ -18,7 +18,9 @@ import polars as pl
 from sanssim.compiled.frames import coded, coded_lists, lists
 from sanssim.games.logs import OwnColumns
 from sanssim.games.sanssouci import SYMBOLS, State
-from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_SLOTS, Game
+from sanssim.games.sanssouci.actions import EMPTY, N_SLOTS
+from sanssim.games.sanssouci.components import N_COLS
+from sanssim.games.sanssouci.engine import Game
 
 # The results columns that add up to `total`.
 SOURCES = ("noble_points", "expansion_points", "row_bonus", "column_bonus", "mission_points")

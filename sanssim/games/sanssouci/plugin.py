@@ -10,22 +10,20 @@ import polars as pl
 from sanssim.errors import ConfigError
 from sanssim.games.base import ComponentData, GameType, Group, Option, OptionValue
 from sanssim.games.sanssouci import log
-from sanssim.games.sanssouci.components import SYMBOLS, TILE_SETS, Components
-from sanssim.games.sanssouci.data import load_components
-from sanssim.games.sanssouci.engine import (
+from sanssim.games.sanssouci.actions import EMPTY
+from sanssim.games.sanssouci.components import MAX_TILES_PER_SYMBOL, SYMBOLS, TILE_SETS, Components
+from sanssim.games.sanssouci.config import (
     COLUMN_BONUS,
     DEFAULT_TILE_SET,
-    EMPTY,
     MAX_PLAYERS,
-    MAX_TILES_PER_SYMBOL,
     MIN_PLAYERS,
     MIN_TILES_PER_SYMBOL,
     MISSION_POINTS,
     ROW_BONUS,
-    Game,
     GameConfig,
-    State,
 )
+from sanssim.games.sanssouci.data import load_components
+from sanssim.games.sanssouci.engine import Game, State
 from sanssim.games.sanssouci.render import (
     LEGEND,
     display_line,

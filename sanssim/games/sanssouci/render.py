@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sanssim.games.sanssouci.components import COLOURS, SYMBOLS
-from sanssim.games.sanssouci.engine import EMPTY, N_COLS, N_ROWS, N_SLOTS, State, square
+from sanssim.games.sanssouci.actions import EMPTY, N_SLOTS
+from sanssim.games.sanssouci.components import COLOURS, N_COLS, N_ROWS, SYMBOLS
+from sanssim.games.sanssouci.engine import State
+from sanssim.games.sanssouci.garden import square
 
 ROW_COLOURS = ("beige",) + COLOURS
 SHORT = {s: s[:4] for s in SYMBOLS} | {"rose_arch": "rose", "herb_garden": "herb"}

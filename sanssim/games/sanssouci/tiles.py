@@ -15,7 +15,10 @@ from sanssim.analysis.document import Block, Bullets, Figure, Heading, Para, Tab
 from sanssim.analysis.paired import effect_size
 from sanssim.analysis.section import Answer, Context, Section, skipped_without_turns
 from sanssim.analysis.stats import mean_table
-from sanssim.games.sanssouci.engine import DEFAULT_TILE_SET, N_SQUARES, ROUNDS, SYMBOLS
+from sanssim.games.sanssouci.actions import ROUNDS
+from sanssim.games.sanssouci.components import SYMBOLS
+from sanssim.games.sanssouci.config import DEFAULT_TILE_SET
+from sanssim.games.sanssouci.garden import N_SQUARES
 from sanssim.games.sanssouci.measures import PLAYER_NAMES
 
 TITLE = "Tile count against player count"

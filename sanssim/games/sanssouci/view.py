@@ -6,7 +6,8 @@ import random
 from collections import Counter
 
 from sanssim.games.base import SeatView
-from sanssim.games.sanssouci.engine import TAKE, State
+from sanssim.games.sanssouci.actions import TAKE
+from sanssim.games.sanssouci.engine import State
 from sanssim.games.sanssouci.render import render_garden
 
 

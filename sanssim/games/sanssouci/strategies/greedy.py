@@ -7,7 +7,7 @@ connects the deepest squares to row 1 (a simple measure of progress).
 
 from __future__ import annotations
 
-from sanssim.games.sanssouci.engine import PASS, PLACE, SIDE, TAKE
+from sanssim.games.sanssouci.actions import PASS, PLACE, SIDE, TAKE
 from sanssim.games.sanssouci.strategies.tactics import (
     COL_OF,
     ROW_OF,

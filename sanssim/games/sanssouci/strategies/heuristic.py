@@ -32,21 +32,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from sanssim.games.sanssouci.engine import (
-    BELOW,
-    CARD_JOKER,
-    CARD_PAIR,
-    COL_MASK,
-    DISCARD,
-    NEIGHBOURS,
-    PASS,
-    PLACE,
-    ROW_MASK,
-    SIDE,
-    TAKE,
-    bits,
-    flood,
-)
+from sanssim.games.sanssouci.actions import CARD_JOKER, CARD_PAIR, DISCARD, PASS, PLACE, SIDE, TAKE
+from sanssim.games.sanssouci.garden import BELOW, COL_MASK, NEIGHBOURS, ROW_MASK, bits, flood
 from sanssim.games.sanssouci.strategies.tactics import (
     COL_OF,
     ROW_OF,

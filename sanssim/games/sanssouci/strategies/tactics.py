@@ -7,15 +7,14 @@ may go to), computed here without cloning the state.
 
 from __future__ import annotations
 
-from sanssim.games.sanssouci.engine import (
+from sanssim.games.sanssouci.actions import DISCARD, ROUNDS
+from sanssim.games.sanssouci.components import N_COLS
+from sanssim.games.sanssouci.garden import (
     COL_MASK,
-    DISCARD,
     FULL,
-    N_COLS,
     N_SQUARES,
     NEIGHBOURS,
     NOBLE_ZONE,
-    ROUNDS,
     ROW_MASK,
     flood,
 )
