@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sanssim.games.splendor.engine import EMPTY, Game, GameConfig, State
+from sanssim.games.splendor.actions import EMPTY
+from sanssim.games.splendor.config import GameConfig
+from sanssim.games.splendor.engine import Game, State
 
 
 def fresh(n: int = 2, seed: int = 0, **options: Any) -> State:

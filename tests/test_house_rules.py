@@ -14,12 +14,12 @@ from test_rules import position, take
 from sanssim.errors import ConfigError
 from sanssim.games import get_game
 from sanssim.games.sanssouci import NOBLE, SYMBOLS, Game, GameConfig
-from sanssim.games.sanssouci.engine import square
+from sanssim.games.sanssouci.garden import square
 from sanssim.games.sanssouci.plugin import mission_points
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 from sanssim.games.sanssouci.strategies.tactics import row_sum
 from sanssim.games.sanssouci.view import PlayerView
-from sanssim.games.splendor.engine import (
+from sanssim.games.splendor.actions import (
     GOLD,
     MAIN,
     RESERVE,

@@ -16,7 +16,7 @@ import polars as pl
 
 from sanssim.games.columns import block_lists, fixed_lists
 from sanssim.games.logs import OwnColumns
-from sanssim.games.splendor.engine import (
+from sanssim.games.splendor.actions import (
     ACTION_NAMES,
     END_REASONS,
     GOLD,
@@ -24,6 +24,10 @@ from sanssim.games.splendor.engine import (
     N_GEMS,
     N_LEVELS,
     N_SLOTS,
+    SOURCE_NAMES,
+)
+from sanssim.games.splendor.engine import Game, State
+from sanssim.games.splendor.record import (
     PACK_BITS,
     R_ACTION,
     R_BONUSES,
@@ -42,9 +46,6 @@ from sanssim.games.splendor.engine import (
     R_TAKEN,
     R_TOKENS,
     RECORD_WIDTH,
-    SOURCE_NAMES,
-    Game,
-    State,
 )
 
 I8, I16 = pl.Int8(), pl.Int16()

@@ -7,17 +7,10 @@ from typing import Any
 
 from sanssim.games.base import ComponentData, GameType, Option, OptionValue
 from sanssim.games.splendor import log
+from sanssim.games.splendor.actions import BUY, PASS, TAKE_DIFF_GEMS
 from sanssim.games.splendor.components import Components, load_components
-from sanssim.games.splendor.engine import (
-    BUY,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PASS,
-    TAKE_DIFF_GEMS,
-    Game,
-    GameConfig,
-    State,
-)
+from sanssim.games.splendor.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from sanssim.games.splendor.engine import Game, State
 from sanssim.games.splendor.render import LEGEND, render_state
 from sanssim.games.splendor.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.games.splendor.view import PlayerView

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
+from sanssim.games.splendor.actions import EMPTY, END, END_REASONS, PHASE_NAMES, SLOTS_PER_LEVEL
 from sanssim.games.splendor.components import TOKEN_NAMES
-from sanssim.games.splendor.engine import (
-    EMPTY,
-    END,
-    END_REASONS,
-    PHASE_NAMES,
-    SLOTS_PER_LEVEL,
-    State,
-)
+from sanssim.games.splendor.engine import State
 
 SHORT = ("W", "U", "G", "R", "K", "*")  # white, blue (U), green, red, black (K), gold
 LEGEND = (

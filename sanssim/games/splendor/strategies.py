@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from sanssim.games.splendor.engine import (
+from sanssim.games.splendor.actions import (
     BUY,
     BUY_RESERVED,
     GOLD,

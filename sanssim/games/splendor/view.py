@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from sanssim.games.base import SeatView
-from sanssim.games.splendor.engine import MAIN, N_LEVELS, State
+from sanssim.games.splendor.actions import MAIN, N_LEVELS
+from sanssim.games.splendor.engine import State
 from sanssim.games.splendor.render import render_player
 
 HIDDEN = -2  # another player's blind reservation, as this seat sees it

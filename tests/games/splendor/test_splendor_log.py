@@ -9,8 +9,10 @@ import pytest
 from splendor_positions import snapshot
 
 from sanssim.errors import SanssimError
+from sanssim.games.splendor.actions import BUY, PASS
+from sanssim.games.splendor.config import GameConfig
 from sanssim.games.splendor.core import SplendorCore
-from sanssim.games.splendor.engine import BUY, PASS, Game, GameConfig, State
+from sanssim.games.splendor.engine import Game, State
 from sanssim.games.splendor.plugin import GAME
 from sanssim.games.splendor.strategies import STRATEGIES
 from sanssim.games.splendor.view import PlayerView

@@ -8,8 +8,7 @@ import pytest
 from splendor_positions import snapshot
 from splendor_reference import GEMS, TOKENS, Reference
 
-from sanssim.games.splendor.components import load_components
-from sanssim.games.splendor.engine import (
+from sanssim.games.splendor.actions import (
     BUY,
     BUY_RESERVED,
     END_REASONS,
@@ -22,10 +21,10 @@ from sanssim.games.splendor.engine import (
     TAKE2,
     TAKE_DIFF,
     TAKE_SETS,
-    Game,
-    GameConfig,
-    State,
 )
+from sanssim.games.splendor.components import load_components
+from sanssim.games.splendor.config import GameConfig
+from sanssim.games.splendor.engine import Game, State
 from sanssim.games.splendor.strategies import STRATEGIES
 from sanssim.games.splendor.view import PlayerView
 from sanssim.strategies import Strategy, resolve

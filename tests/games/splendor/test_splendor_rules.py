@@ -11,8 +11,7 @@ import pytest
 from splendor_positions import arrange, fresh, snapshot
 
 from sanssim.errors import ConfigError, IllegalActionError
-from sanssim.games.splendor.components import load_components
-from sanssim.games.splendor.engine import (
+from sanssim.games.splendor.actions import (
     BUY,
     BUY_RESERVED,
     END,
@@ -28,9 +27,10 @@ from sanssim.games.splendor.engine import (
     TAKE2,
     TAKE_DIFF,
     TAKE_SETS,
-    Game,
-    GameConfig,
 )
+from sanssim.games.splendor.components import load_components
+from sanssim.games.splendor.config import GameConfig
+from sanssim.games.splendor.engine import Game
 from sanssim.games.splendor.view import HIDDEN, PlayerView
 
 W, U, G, R, K, GOLD = range(6)

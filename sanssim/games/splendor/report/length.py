@@ -11,7 +11,7 @@ from sanssim.analysis.stats import (
     mean_table,
     rate_table,
 )
-from sanssim.games.splendor.engine import END_REASONS
+from sanssim.games.splendor.actions import END_REASONS
 from sanssim.games.splendor.report.shared import interval_figure, rows_by
 
 

@@ -10,7 +10,7 @@ from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Figure
 from sanssim.analysis.section import TEN_COLOURS, Context
 from sanssim.games.splendor.components import COLOURS
-from sanssim.games.splendor.engine import DEFAULT_GEMS
+from sanssim.games.splendor.config import DEFAULT_GEMS
 
 GAME = ["run", "game_id"]
 PLAYER = [*GAME, "seat"]
