@@ -513,3 +513,15 @@ def test_a_report_of_many_arms_sums_up_seats_scores_and_quality(sweep: Path, tmp
     assert f"- Scores ({arms} arms, " in key and "- Scores, " not in key
     body = md.split("## Key findings")[1]
     assert body.count("- Seats, ") == arms  # the per-arm lines close the section
+
+
+def test_report_colours_are_matplotlibs_tab10_and_tab20() -> None:
+    """The palettes spelled out in `section` (so that reports need not import matplotlib for
+    them) are matplotlib's own."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    from sanssim.analysis.section import TEN_COLOURS, TWENTY_COLOURS
+
+    assert tuple(to_hex(c) for c in colormaps["tab10"].colors) == TEN_COLOURS
+    assert tuple(to_hex(c) for c in colormaps["tab20"].colors) == TWENTY_COLOURS

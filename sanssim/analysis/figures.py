@@ -7,16 +7,14 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import wraps
+from functools import cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
 import polars as pl
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
 
 DPI = 110
 
@@ -55,7 +53,21 @@ def in_background() -> Iterator[None]:
 
 
 def _ready() -> None:
-    """Nothing: the worker's first task, which has it import matplotlib."""
+    """The worker's first task: import matplotlib."""
+    _pyplot()
+
+
+@cache
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the file backend, imported when the first figure is drawn
+    (about 2 CPU-seconds, which a command that draws none, or draws them in the
+    background worker, does not pay)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    return matplotlib.pyplot
 
 
 def _deferred(draw: Callable[..., None]) -> Callable[..., None]:
@@ -112,7 +124,7 @@ def series(
 
 def _save(fig: plt.Figure, path: Path) -> None:
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    plt.close(fig)
+    _pyplot().close(fig)
 
 
 def _legend(ax: plt.Axes, series: list[Series]) -> None:
@@ -142,7 +154,7 @@ def intervals(
 ) -> None:
     """Horizontal point-and-interval chart, one row per category, series dodged."""
     height = max(3.0, 0.35 * len(categories) * max(1, len(series) ** 0.5) + 1.5)
-    fig, ax = plt.subplots(figsize=(8, height), layout="constrained")
+    fig, ax = _pyplot().subplots(figsize=(8, height), layout="constrained")
     step = 0.8 / len(series)
     for k, s in enumerate(series):
         keep = [i for i, m in enumerate(s.mean) if m is not None and s.lo[i] is not None]
@@ -175,14 +187,14 @@ def lines(
 ) -> None:
     """Lines with shaded 95% bands over a common x axis; the series labelled in `points` as
     unconnected dots (single noisy measurements)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    fig, ax = _pyplot().subplots(figsize=(8, 4.5), layout="constrained")
     for s in series:
         if s.label in points:
             ax.plot(x, s.mean, "o", markersize=3, alpha=0.5, label=s.label, color=s.colour)
             continue
         (line,) = ax.plot(x, s.mean, marker="o", markersize=3, label=s.label, color=s.colour)
         ax.fill_between(x, s.lo, s.hi, alpha=0.2, color=line.get_color())
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(_pyplot().MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -206,7 +218,7 @@ def panels(
     n = len(panels)
     cols = min(3, n)
     rows = -(-n // cols)
-    fig, axes = plt.subplots(
+    fig, axes = _pyplot().subplots(
         rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False, layout="constrained"
     )
     numeric = all(isinstance(v, int | float) for v in x)

@@ -6,14 +6,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from matplotlib import colormaps
-from matplotlib.colors import to_hex
-
 from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Heading
 
-TEN_COLOURS = tuple(to_hex(c) for c in colormaps["tab10"].colors)
-TWENTY_COLOURS = tuple(to_hex(c) for c in colormaps["tab20"].colors)
+# matplotlib's `tab10` and `tab20` colour maps, spelled out: a command that draws no figure
+# (or draws them in the background worker) need not import matplotlib for them.
+TEN_COLOURS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+)  # fmt: skip
+TWENTY_COLOURS = (
+    "#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728",
+    "#ff9896", "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2",
+    "#7f7f7f", "#c7c7c7", "#bcbd22", "#dbdb8d", "#17becf", "#9edae5",
+)  # fmt: skip
 
 
 @dataclass
