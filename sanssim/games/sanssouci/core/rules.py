@@ -2,7 +2,7 @@
 
 Every function mutates a state array `st` (see `layout`) given the packed game `gp`.
 The Python engine chains forced decisions by tail calls (`_start_turn` applies a
-single take, `_start_noble` with nothing to move ends the turn, ...); here `settle`
+single take, `_start_noble` with nothing to move ends the turn, ...); here `apply`
 runs the same chain as a loop, so the order of every step and every draw is the same.
 A finished turn's record is copied into row `pos[0]` of `log` when recording.
 """
@@ -240,13 +240,17 @@ def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
     return card
 
 
+DISCARDED, GARDENER_PENDING = -1, -2  # what `_apply_take` leaves instead of a square
+
+
 @step
-def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
+def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> np.int64:
+    """Play the card and take the tile: the square the tile lands on as a landscape, or
+    DISCARDED, or GARDENER_PENDING (the PLACE decision set up)."""
     p = st[CURRENT]
     if action >= DISCARD:
         _play_card(st, p, action - DISCARD)
-        _start_noble(st)
-        return
+        return DISCARDED
     card = _play_card(st, p, action // 10)
     slot = action % 10
     symbol = _take(st, slot)
@@ -258,9 +262,7 @@ def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
     st[REC + R_TARGET] = target
     occupied = st[OCCUPIED + p]
     if not (occupied >> target) & 1:
-        _place(st, gp, target, LANDSCAPE)
-        _start_noble(st)
-        return
+        return target
     free = ~occupied & FULL
     spots = free & (ROW_MASK[target // N_COLS + 1] | COL_MASK[target % N_COLS])
     if spots == 0:
@@ -269,6 +271,7 @@ def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> None:
     st[PENDING_TARGET] = target
     st[PHASE] = PLACE
     set_legal_bits(st, spots)
+    return GARDENER_PENDING
 
 
 @kernel
@@ -363,24 +366,8 @@ def _end_turn(
         st[PHASE] = END
         st[LEGAL_LEN] = 0
         return
-    st[CURRENT] = st[TURN] % st[N]
+    st[CURRENT] = p + 1 if p + 1 < st[N] else 0  # the turn modulo the seats, without a division
     start_turn(st, gp)
-
-
-@kernel
-def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray):
-    """Apply forced follow-ups until a decision with two or more choices, or the end."""
-    while True:
-        phase = st[PHASE]
-        if phase == ENDING:
-            _end_turn(st, gp, g, log, pos)
-        elif phase == TAKE and st[LEGAL_LEN] == 1:
-            _apply_take(st, gp, st[LEGAL])
-        elif phase == PLACE and st[LEGAL_LEN] == 1:
-            _place(st, gp, st[LEGAL], GARDENER)
-            _start_noble(st)
-        else:
-            return
 
 
 @kernel
@@ -392,23 +379,39 @@ def apply(
     log: np.ndarray,
     pos: np.ndarray,
 ) -> None:
-    """Apply a legal choice, then any forced follow-ups (engine.State.apply_action)."""
-    phase = st[PHASE]
-    if phase == TAKE:
-        _apply_take(st, gp, action)
-    elif phase == PLACE:
-        _place(st, gp, action, GARDENER)
-        _start_noble(st)
-    elif phase == NOBLE:
-        _move_noble(st, action)
-        st[PHASE] = ENDING
-    else:
-        p = st[CURRENT]
-        st[EXP_SIDE + p] = action
-        if p + 1 < st[N]:
-            st[CURRENT] = p + 1
-            side_choices(st, gp)
+    """Apply a legal choice, then any forced follow-ups (engine.State.apply_action): a
+    finished turn is ended, and a take or placement with a single choice is applied, until
+    a decision with two or more choices, or the end. Each step has one copy here."""
+    while True:
+        phase = st[PHASE]
+        if phase == TAKE or phase == PLACE:  # noqa: SIM109 - two compares, no tuple
+            sq = _apply_take(st, gp, action) if phase == TAKE else action
+            if sq >= 0:  # a landscape taken, or the gardener placed
+                _place(st, gp, sq, phase == PLACE)
+            if sq != GARDENER_PENDING:
+                _start_noble(st)
+        elif phase == NOBLE:
+            _move_noble(st, action)
+            st[PHASE] = ENDING
         else:
-            st[CURRENT] = 0
-            start_turn(st, gp)
-    settle(st, gp, g, log, pos)
+            p = st[CURRENT]
+            st[EXP_SIDE + p] = action
+            if p + 1 < st[N]:
+                st[CURRENT] = p + 1
+                side_choices(st, gp)
+            else:
+                st[CURRENT] = 0
+                start_turn(st, gp)
+        if st[PHASE] == ENDING:
+            _end_turn(st, gp, g, log, pos)
+        phase = st[PHASE]
+        if st[LEGAL_LEN] != 1 or (phase != TAKE and phase != PLACE):
+            return
+        action = st[LEGAL]
+
+
+@kernel
+def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray):
+    """Apply a dealt game's forced first take, if it is one (`apply` does the rest)."""
+    if st[PHASE] == TAKE and st[LEGAL_LEN] == 1:
+        apply(st, gp, g, st[LEGAL], log, pos)

@@ -286,16 +286,17 @@ def _tile_value(
     left: np.int64,
     work: np.ndarray,
 ) -> float:
+    """The tile's placement value: on its target as a landscape, else the best gardener
+    spot's (one call site of `_placed_value`, which is inlined: one copy compiled)."""
     p = st[CURRENT]
     target = target_of(st, gp, p, slot)
     occupied = st[OCCUPIED + p]
-    if not (occupied >> target) & 1:
-        return _placed_value(st, gp, w, target, LANDSCAPE, missions, best, left, work)
+    gardener = (occupied >> target) & 1 == 1
+    spots = gardener_spots(occupied, target) if gardener else np.int64(1) << target
     value = -np.inf
-    spots = gardener_spots(occupied, target)
     while spots:
-        sq = low_bit(spots)
-        value = max(value, _placed_value(st, gp, w, sq, GARDENER, missions, best, left, work))
+        placed = _placed_value(st, gp, w, low_bit(spots), gardener, missions, best, left, work)
+        value = max(value, placed) if gardener else placed
         spots &= spots - 1
     return value
 
