@@ -49,6 +49,8 @@ HEADLINE_FIGURES = ("seat_advantage", "score_distribution")
 # sections compute (`figures.in_background`); a smaller report is over before a worker
 # would have started (about a second), so it draws them in place.
 BACKGROUND_GAMES = 5_000
+# Up to this many arms the first screen names each, and each one's line-up.
+LISTED_ARMS = 4
 
 
 @dataclass(frozen=True)
@@ -139,16 +141,15 @@ def _compose(
         Para(
             f"{games:,} simulated games of {data.game_type.title}"
             + (" (the lowest total wins)" if data.game_type.lowest_wins else "")
-            + f" in {len(arms)} "
-            f"arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. {_players(data)} "
-            "Every estimate has its "
+            + f" in {_arms(data)} Every estimate has its "
             "sample size and a 95% confidence interval in brackets; a difference is called "
             "one only when its interval excludes zero. Provenance (runs, commands, versions, "
             "full strategy parameters) is at the end."
         )
     ]
-    if findings:
-        blocks += [Heading(2, "Key findings"), Bullets(findings)]
+    lead = [b for section in sections for b in section.lead]
+    if findings or lead:
+        blocks += [Heading(2, "Key findings"), *lead, *([Bullets(findings)] if findings else [])]
     shown = {b.file for section in sections for b in section.blocks if isinstance(b, Figure)}
     headline = [
         next(b for sec in sections for b in sec.blocks if isinstance(b, Figure) and b.file == f)
@@ -168,6 +169,15 @@ def _compose(
     md.write_text(to_markdown([Heading(1, title), *blocks]))
     html.write_text(to_html([Heading(1, title), *blocks], out, title))
     return ReportSummary([md, html, *ctx.figures], skipped, games, arms)
+
+
+def _arms(data: Dataset) -> str:
+    """The arms and who played them; past LISTED_ARMS arms under several line-ups, the
+    line-ups in one sentence (`robustness.played`), each arm's in "Arms compared"."""
+    arms = data.arm_labels
+    if len(arms) > LISTED_ARMS and data.arms["strategies"].n_unique() > 1:
+        return robustness.played(data)
+    return f"{len(arms)} arm{'s' if len(arms) != 1 else ''}: {'; '.join(arms)}. {_players(data)}"
 
 
 def _players(data: Dataset) -> str:

@@ -19,8 +19,9 @@ from sanssim.analysis.dataset import Dataset
 from sanssim.analysis.document import Block, Heading, Para, Table
 from sanssim.analysis.interaction import Term
 from sanssim.analysis.pairs import LENGTH, facet_text, find_pairs, pair_games
-from sanssim.analysis.section import Answer, Context, Section
+from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import rate_table, win_share
+from sanssim.strategies import StrategyError, resolve
 
 TITLE = "Robustness: the conclusions under each strategy line-up"
 EFFECTS = {
@@ -52,12 +53,23 @@ class Estimate:
 
 def _context(data: Dataset, arm: dict, skip: str | None = None) -> str:
     """A design without its line-up (and without `skip`), by the facets that vary."""
-    varying = [c for c in data.design if c not in ("lineup", skip) and data.arms[c].n_unique() > 1]
+    varying = [c for c in _facets(data) if c != skip]
     parts = [
         f"{arm['n_players']}p" if c == "n_players" else " ".join(facet_text(data, c, arm))
         for c in varying
     ]
     return ", ".join(parts) or "every design"
+
+
+def _facets(data: Dataset) -> list[str]:
+    """The design facets that tell the designs apart, without the line-up and without one
+    the others determine (the tiles that come with each player count): labels stay short."""
+    kept = [c for c in data.design if c != "lineup" and data.arms[c].n_unique() > 1]
+    for c in reversed(kept.copy()):
+        others = [k for k in kept if k != c]
+        if others and data.arms.group_by(others).agg(pl.col(c).n_unique())[c].max() == 1:
+            kept.remove(c)
+    return kept
 
 
 # conclusion, line-up, estimate, its terms, and for the verdicts file: kind, metric, arms
@@ -114,6 +126,31 @@ def _interaction(by: Measured, x: str, ref: str) -> Estimate:
     return Estimate(value, lo, hi, n, estimate.scale, estimate.unit)
 
 
+# How a conclusion did not hold, in the order the first screen lists them: the change
+# another report marks where it states the finding (`flipped.marker`), a verdict that
+# differs only in reaching significance (what two samples of one effect give), and a
+# verdict that held while its size depends on the players.
+CHANGES = f"{flipped.MARK} changes"
+DIFFERS = (CHANGES, "significance only", "size only")
+
+
+def _differs(by: Measured, gaps: dict[str, Estimate | None], ref: str) -> str | None:
+    """How the conclusion did not hold (one of DIFFERS), None when it held in full: a
+    change when two line-ups point opposite ways, or one's verdict differs from the
+    reference's while their interaction interval excludes zero (`flipped`'s rule)."""
+    verdicts = {x: e.verdict for x, (e, _, _) in by.items()}
+    sized = _sized(gaps)
+    if len(set(verdicts.values())) == 1:
+        return DIFFERS[2] if sized else None
+    measured = any(verdicts[x] != verdicts[ref] for x in sized)
+    return CHANGES if measured or set(verdicts.values()) >= flipped.OPPOSITE else DIFFERS[1]
+
+
+def _sized(gaps: dict[str, Estimate | None]) -> set[str]:
+    """The line-ups whose interaction with the reference excludes zero."""
+    return {x for x, g in gaps.items() if g is not None and g.verdict != flipped.UNCLEAR}
+
+
 def build(ctx: Context) -> Section:
     data = ctx.data
     lineups = sorted(set(data.arms["strategies"]))  # the first is the reference
@@ -130,22 +167,23 @@ def build(ctx: Context) -> Section:
     if not compared:
         return Section([])
     ref, others = lineups[0], lineups[1:]
-    rows, changed, differ, entries = [], [], [], []
+    rows, entries, lead, sized = [], [], [], 0
+    differs = dict.fromkeys(DIFFERS, 0)
     for label, by in compared.items():
-        verdicts = {e.verdict for e, _, _ in by.values()}
-        held = "held" if len(verdicts) == 1 else "CHANGES"
-        if held != "held":
-            changed.append(label)
-        gaps = [_interaction(by, x, ref) if x in by and ref in by else None for x in others]
-        if any(g is not None and g.verdict != "(no clear difference)" for g in gaps):
-            differ.append(label)
-        entries.append(_entry(data, label, by, dict(zip(others, gaps, strict=True)), ref))
+        gaps = {x: _interaction(by, x, ref) if x in by and ref in by else None for x in others}
+        how = _differs(by, gaps, ref)
+        sized += bool(_sized(gaps))
+        if how is not None:
+            differs[how] += 1
+            cells = [g.text() if g is not None else "–" for g in gaps.values()]
+            lead.append([label, by[ref][0].text() if ref in by else "–", *cells, how])
+        entries.append(_entry(data, label, by, gaps, ref))
         rows.append(
             [
                 label,
                 *(by[x][0].text() if x in by else "–" for x in lineups),
-                *(g.text() if g is not None else "–" for g in gaps),
-                held,
+                *(g.text() if g is not None else "–" for g in gaps.values()),
+                "held" if how in (None, DIFFERS[2]) else "CHANGES",
             ]
         )
     blocks: list[Block] = [
@@ -169,16 +207,41 @@ def build(ctx: Context) -> Section:
             measure=0,
         ),
     ]
-    held = len(compared) - len(changed)
-    finding = (
-        f"Robustness: {held} of {len(compared)} conclusions held under every strategy "
-        f"line-up ({', '.join(lineups)})"
-        + (f"; changed: {'; '.join(changed)}" if changed else "")
-        + f"; the size differs from {ref}'s (interaction interval excludes zero) in "
-        f"{len(differ)} of {len(compared)}."
-    )
     flipped.write(ctx.out, data.game_type.name, entries, ref)
-    return Section(blocks, [], [], answer=[Answer(finding)])
+    lead.sort(key=lambda row: DIFFERS.index(row[-1]))
+    header = ["conclusion that did not hold in full", ref, *(f"{x} − {ref}" for x in others)]
+    shown = [Table([*header, "how"], lead, measure=0)] if lead else []
+    summary = _summary(lineups, len(compared), differs, sized)
+    return Section(blocks, lead=[Para(summary), *shown])
+
+
+def _summary(lineups: list[str], compared: int, differs: dict[str, int], sized: int) -> str:
+    """The first screen's verdict: how many conclusions held, how the others did not."""
+    ref = lineups[0]
+    changes, significance, _ = differs.values()
+    changed = changes + significance
+    text = (
+        f"Robustness: {compared - changed} of {compared} conclusions held under every "
+        f"strategy line-up ({', '.join(lineups)})"
+    )
+    if changed:
+        text += (
+            f"; {changed} changed: {changes} with two verdicts pointing opposite ways or an "
+            f"interaction interval that excludes zero ({CHANGES}, marked where another "
+            f"report states the finding), {significance} only in reaching significance "
+            "under one line-up (the interaction interval holds zero)"
+        )
+    text += (
+        f"; the size differs from {ref}'s (interaction interval excludes zero) in {sized} "
+        f"of {compared}."
+    )
+    if changed or sized:
+        text += (
+            f" Each of those below, with {ref}'s estimate and the interaction (a line-up's "
+            f"conclusion minus {ref}'s, paired game by game where they played the same "
+            f"deals); every line-up's own estimate is in “{TITLE}”."
+        )
+    return text
 
 
 def _entry(
@@ -196,3 +259,46 @@ def _entry(
         {x: (e.verdict, e.text(), e.n) for x, (e, _, _) in by.items()},
         {x: (f"{x} − {ref} {g.text()}", g.verdict) for x, g in gaps.items() if g is not None},
     )
+
+
+# A searching strategy's budget per decision, named on the first screen: `ismcts` at 100
+# iterations and at 1,000 are different players.
+BUDGETS = ("iterations", "rollouts")
+
+
+def played(data: Dataset) -> str:
+    """Which line-ups played, in one sentence for a report's first screen when several play
+    many arms (each arm's line-up is then listed in the arms table at the end)."""
+    arms = data.arms
+    games = arms["games"]
+    per_arm = (
+        f"{games[0]:,} games per arm"
+        if games.n_unique() == 1
+        else f"{games.min():,} to {games.max():,} games per arm"
+    )
+    lineups = sorted(set(arms["strategies"]))
+    designs = arms.select([c for c in data.design if c != "lineup"]).unique().height
+    counts = [str(n) for n in sorted(set(arms["n_players"]))]
+    at = counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} and {counts[-1]}"
+    names = [_named(data, x) for x in lineups]
+    every = "" if any(" | " in x for x in lineups) else ", one strategy in every seat"
+    each = "each played by" if designs * len(lineups) == arms.height else "played by"
+    return (
+        f"{arms.height} arms, {per_arm}: {designs} design{'s' if designs != 1 else ''} at "
+        f"{at} players, {each} {', '.join(names[:-1])} and {names[-1]}{every}; each arm's "
+        "line-up is listed in “Arms compared”."
+    )
+
+
+def _named(data: Dataset, lineup: str) -> str:
+    """A line-up by its name, with a searching strategy's budget when the name omits it
+    (the default): `ismcts (100 iterations)`."""
+    if " | " in lineup:
+        return f"{lineup} (seat by seat)"
+    spec = data.arms.filter(pl.col("strategies") == lineup)["lineup"][0].split(" | ")[0]
+    try:
+        params = dict(resolve(spec, data.game_type.name).params)
+    except StrategyError:
+        return lineup
+    shown = [f"{params[b]:,} {b}" for b in BUDGETS if b in params and f"{b}=" not in lineup]
+    return f"{lineup} ({', '.join(shown)})" if shown else lineup

@@ -103,13 +103,16 @@ class Section:
     `summary`, when set, stands for `findings` among the key findings: a few lines across
     arms instead of one per arm (the per-arm findings then close the section's body).
     `answer`: lines that answer the question the arms ask (the mission ranking under other
-    component data, what fewer tiles do), put before every other finding, largest first."""
+    component data, what fewer tiles do), put before every other finding, largest first.
+    `lead`: blocks that open the key findings, for a verdict a line cannot hold (which
+    conclusions another line-up changed, as a table)."""
 
     blocks: list[Block]
     skipped: list[Skipped] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     summary: list[str] | None = None
     answer: list[Answer] = field(default_factory=list)  # first among the key findings
+    lead: list[Block] = field(default_factory=list)  # before the key findings' lines
 
 
 def key_findings(section: Section) -> tuple[list[str], list[str]]:
