@@ -6,15 +6,19 @@ import json
 import math
 import re
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sanssim.analysis import flipped, interaction
+from sanssim.analysis import flipped, interaction, robustness
+from sanssim.analysis.dataset import load_dataset
+from sanssim.analysis.document import Table
 from sanssim.analysis.interaction import Term
 from sanssim.analysis.report import write_report
+from sanssim.analysis.robustness import Estimate
 from sanssim.analysis.stats import t_quantile
 from sanssim.cli import main
 
@@ -184,3 +188,105 @@ def test_a_changed_effect_is_marked_on_its_answer_and_nothing_else(report, tmp_p
     verdicts.write_text(json.dumps(document))
     write_report([runs / "g15", runs / "g18"], tmp_path / "o", ["t"], robustness_files=[verdicts])
     assert flipped.MARK not in (tmp_path / "o" / "report.md").read_text()
+
+
+def _estimate(value: float, half: float, n: int = 2000) -> Estimate:
+    return Estimate(value, value - half, value + half, n, 100.0, " pp")
+
+
+def test_a_conclusion_changes_only_where_flipped_would_mark_it() -> None:
+    """Opposite verdicts, or a verdict that differs with an interaction excluding zero:
+    a change; a verdict that differs while the interaction holds zero: significance only;
+    one verdict with an interaction that excludes zero: size only."""
+    none, up, down = _estimate(0.0, 0.02), _estimate(0.05, 0.02), _estimate(-0.05, 0.02)
+    clear, unclear = _estimate(-0.05, 0.03), _estimate(-0.01, 0.03)
+
+    def how(ref: Estimate, other: Estimate, gap: Estimate) -> str | None:
+        by = {"a": (ref, [], ("", "", ())), "b": (other, [], ("", "", ()))}
+        return robustness._differs(by, {"b": gap}, "a")
+
+    assert how(none, down, clear) == robustness.CHANGES
+    assert how(none, down, unclear) == robustness.SIGNIFICANCE_ONLY
+    assert how(up, down, unclear) == robustness.CHANGES  # opposite ways
+    assert how(down, down, clear) == robustness.SIZE_ONLY
+    assert how(down, down, unclear) is None
+
+
+def test_the_key_findings_open_with_the_conclusions_that_did_not_hold() -> None:
+    """The lead: the count that held, then a row per conclusion that did not hold in full,
+    changes first, with the reference's estimate and the interaction exactly as the
+    section's table shows them (the same decimals), n and interval with each."""
+    lineups = ["heuristic", "heuristic-tuned", "ismcts"]
+    cells = {
+        "edge 2p": [_estimate(0.002, 0.022), _estimate(0.0, 0.022), _estimate(-0.055, 0.022)],
+        "edge 3p": [_estimate(0.01, 0.02), _estimate(0.01, 0.02), _estimate(0.01, 0.02)],
+        "score 4p": [_estimate(0.07, 0.003), _estimate(0.065, 0.003), _estimate(0.06, 0.003)],
+    }
+    gaps = {
+        "edge 2p": [_estimate(-0.002, 0.028), _estimate(-0.057, 0.03)],
+        "edge 3p": [_estimate(0.0, 0.02), _estimate(0.0, 0.02)],
+        "score 4p": [_estimate(-0.005, 0.004), _estimate(-0.0116, 0.0043)],
+    }
+    rows = [
+        [label, *(e.text() for e in cells[label]), *(g.text() for g in gaps[label]), "v"]
+        for label in cells
+    ]
+    table = Table(["conclusion", *lineups, "t − h", "i − h", "verdict"], rows, measure=0)
+    hows = [robustness.CHANGES, None, robustness.SIZE_ONLY]
+    summary, lead = robustness._lead(table, hows, lineups, 2)
+    assert summary.text.startswith(
+        "Robustness: 2 of 3 conclusions held under every strategy line-up "
+        "(heuristic, heuristic-tuned, ismcts); 1 changed: 1 ⚑ changes ("
+    )
+    assert "in 2 of 3." in summary.text and "significance only" not in summary.text
+    assert lead.header[1:] == [
+        "heuristic",
+        "heuristic-tuned − heuristic",
+        "ismcts − heuristic",
+        "how",
+    ]
+    assert [row[0] for row in lead.rows] == ["edge 2p", "score 4p"]
+    assert lead.rows[0][1:4] == [table.rows[0][1], *table.rows[0][4:6]]
+    assert lead.rows[0][3] == "-5.7 [-8.7, -2.7] pp (lower), n = 2000"
+    assert [row[-1] for row in lead.rows] == [robustness.CHANGES, robustness.SIZE_ONLY]
+    (held,) = robustness._lead(table, [None] * 3, lineups, 0)
+    assert held.text.endswith(
+        "held under every strategy line-up (heuristic, heuristic-tuned, "
+        "ismcts). The size differs from heuristic's (interaction interval "
+        "excludes zero) in 0 of 3."
+    )
+
+
+def test_many_arms_under_several_line_ups_name_the_line_ups_in_one_sentence(
+    tmp_path: Path,
+) -> None:
+    """Past four arms the first screen names the line-ups once (a search with its budget),
+    not every arm with its own; the arms table at the end lists each arm's."""
+    arms = "".join(
+        ARM.format(name=f"{s[0]}{t}", strategy=s, target=t)
+        for s in ("greedy", "heuristic")
+        for t in (12, 15, 18)
+    )
+    (tmp_path / "exp.toml").write_text(EXPERIMENT.format(arms=arms).replace("60", "20"))
+    ran = CliRunner().invoke(
+        main, ["run", "--config", str(tmp_path / "exp.toml"), "--out", str(tmp_path / "runs")]
+    )
+    assert ran.exit_code == 0, ran.output
+    write_report([tmp_path / "runs"], tmp_path / "report", ["test"])
+    md = (tmp_path / "report" / "report.md").read_text()
+    intro = md.split("## Key findings")[0]
+    assert (
+        "120 simulated games of Splendor in 6 arms, 20 games per arm: 3 designs at 2 players, "
+        "each played by greedy and heuristic, one strategy in every seat; each arm's line-up "
+        "is listed in “Arms compared”." in intro
+    )
+    assert "g12" not in intro and "arm by arm" not in intro
+    assert "| g12 | 2 |" in md.split("## Arms compared")[1]
+    data = load_dataset([tmp_path / "runs"])
+    searched = data.arms.with_columns(
+        strategies=pl.col("strategies").str.replace("greedy", "ismcts"),
+        lineup=pl.col("lineup").str.replace_all(r"greedy[^|]*", "ismcts:iterations=100,c=0.7 "),
+    )
+    assert "by heuristic and ismcts (100 iterations), one" in robustness.played(
+        replace(data, arms=searched)
+    )

@@ -131,7 +131,9 @@ def _interaction(by: Measured, x: str, ref: str) -> Estimate:
 # differs only in reaching significance (what two samples of one effect give), and a
 # verdict that held while its size depends on the players.
 CHANGES = f"{flipped.MARK} changes"
-DIFFERS = (CHANGES, "significance only", "size only")
+SIGNIFICANCE_ONLY = "significance only"
+SIZE_ONLY = "size only"
+DIFFERS = (CHANGES, SIGNIFICANCE_ONLY, SIZE_ONLY)
 
 
 def _differs(by: Measured, gaps: dict[str, Estimate | None], ref: str) -> str | None:
@@ -141,9 +143,9 @@ def _differs(by: Measured, gaps: dict[str, Estimate | None], ref: str) -> str | 
     verdicts = {x: e.verdict for x, (e, _, _) in by.items()}
     sized = _sized(gaps)
     if len(set(verdicts.values())) == 1:
-        return DIFFERS[2] if sized else None
+        return SIZE_ONLY if sized else None
     measured = any(verdicts[x] != verdicts[ref] for x in sized)
-    return CHANGES if measured or set(verdicts.values()) >= flipped.OPPOSITE else DIFFERS[1]
+    return CHANGES if measured or set(verdicts.values()) >= flipped.OPPOSITE else SIGNIFICANCE_ONLY
 
 
 def _sized(gaps: dict[str, Estimate | None]) -> set[str]:
@@ -167,25 +169,23 @@ def build(ctx: Context) -> Section:
     if not compared:
         return Section([])
     ref, others = lineups[0], lineups[1:]
-    rows, entries, lead, sized = [], [], [], 0
-    differs = dict.fromkeys(DIFFERS, 0)
+    rows, entries, hows, sized = [], [], [], 0
     for label, by in compared.items():
         gaps = {x: _interaction(by, x, ref) if x in by and ref in by else None for x in others}
-        how = _differs(by, gaps, ref)
+        hows.append(_differs(by, gaps, ref))
         sized += bool(_sized(gaps))
-        if how is not None:
-            differs[how] += 1
-            cells = [g.text() if g is not None else "–" for g in gaps.values()]
-            lead.append([label, by[ref][0].text() if ref in by else "–", *cells, how])
         entries.append(_entry(data, label, by, gaps, ref))
         rows.append(
             [
                 label,
                 *(by[x][0].text() if x in by else "–" for x in lineups),
                 *(g.text() if g is not None else "–" for g in gaps.values()),
-                "held" if how in (None, DIFFERS[2]) else "CHANGES",
+                "held" if hows[-1] in (None, SIZE_ONLY) else "CHANGES",
             ]
         )
+    table = Table(
+        ["conclusion", *lineups, *(f"{x} − {ref}" for x in others), "verdict"], rows, measure=0
+    )
     blocks: list[Block] = [
         Heading(2, TITLE),
         Para(
@@ -201,45 +201,59 @@ def build(ctx: Context) -> Section:
             "deals. An interval that excludes zero says the size of the conclusion depends "
             "on the players, even when both verdicts agree."
         ),
-        Table(
-            ["conclusion", *lineups, *(f"{x} − {ref}" for x in others), "verdict"],
-            rows,
-            measure=0,
-        ),
+        table,
     ]
     flipped.write(ctx.out, data.game_type.name, entries, ref)
-    lead.sort(key=lambda row: DIFFERS.index(row[-1]))
-    header = ["conclusion that did not hold in full", ref, *(f"{x} − {ref}" for x in others)]
-    shown = [Table([*header, "how"], lead, measure=0)] if lead else []
-    summary = _summary(lineups, len(compared), differs, sized)
-    return Section(blocks, lead=[Para(summary), *shown])
+    return Section(blocks, lead=_lead(table, hows, lineups, sized))
 
 
-def _summary(lineups: list[str], compared: int, differs: dict[str, int], sized: int) -> str:
-    """The first screen's verdict: how many conclusions held, how the others did not."""
-    ref = lineups[0]
-    changes, significance, _ = differs.values()
-    changed = changes + significance
-    text = (
-        f"Robustness: {compared - changed} of {compared} conclusions held under every "
-        f"strategy line-up ({', '.join(lineups)})"
+def _lead(table: Table, hows: list[str | None], lineups: list[str], sized: int) -> list[Block]:
+    """The key findings' opening: how many conclusions held, and those that did not hold in
+    full (`hows`, one per row of the section's `table`) with the reference's estimate and
+    each interaction as that table gives them, the changes first."""
+    ref, k = lineups[0], len(lineups)
+    rows = sorted(
+        (
+            [row[0], row[1], *row[k + 1 : 2 * k], how]
+            for row, how in zip(table.rows, hows, strict=True)
+            if how is not None
+        ),
+        key=lambda row: DIFFERS.index(row[-1]),
     )
-    if changed:
-        text += (
-            f"; {changed} changed: {changes} with two verdicts pointing opposite ways or an "
-            f"interaction interval that excludes zero ({CHANGES}, marked where another "
-            f"report states the finding), {significance} only in reaching significance "
-            "under one line-up (the interaction interval holds zero)"
+    header = ["conclusion that did not hold in full", ref, *(f"{x} − {ref}" for x in lineups[1:])]
+    shown = [Table([*header, "how"], rows, measure=0)] if rows else []
+    counts = [hows.count(how) for how in DIFFERS]
+    return [Para(_summary(lineups, len(hows), counts, sized)), *shown]
+
+
+def _summary(lineups: list[str], compared: int, counts: list[int], sized: int) -> str:
+    """How many conclusions held, how many of the others changed how (`counts`, one per
+    DIFFERS), and in how many the size depends on the players."""
+    ref = lineups[0]
+    changes, significance, _ = counts
+    how = []
+    if changes:
+        how.append(
+            f"{changes} {CHANGES} (verdicts opposite, or different with an interaction interval "
+            "that excludes zero; other reports mark these where they state them)"
         )
+    if significance:
+        how.append(f"{significance} in significance only (the interaction interval holds zero)")
+    text = (
+        f"Robustness: {compared - changes - significance} of {compared} conclusions held "
+        f"under every strategy line-up ({', '.join(lineups)})"
+    )
+    if how:
+        text += f"; {changes + significance} changed: {', '.join(how)}"
     text += (
-        f"; the size differs from {ref}'s (interaction interval excludes zero) in {sized} "
+        f". The size differs from {ref}'s (interaction interval excludes zero) in {sized} "
         f"of {compared}."
     )
-    if changed or sized:
+    if how or sized:
         text += (
-            f" Each of those below, with {ref}'s estimate and the interaction (a line-up's "
-            f"conclusion minus {ref}'s, paired game by game where they played the same "
-            f"deals); every line-up's own estimate is in “{TITLE}”."
+            f" The table: {ref}'s estimate and each interaction (a line-up's conclusion minus "
+            f"{ref}'s, paired game by game where they played the same deals); every line-up's "
+            f"own estimate is in “{TITLE}”."
         )
     return text
 
