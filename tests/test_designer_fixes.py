@@ -133,7 +133,7 @@ def test_a_change_of_line_up_reads_in_the_experiment_order(tmp_path: Path) -> No
     assert "greedy → heuristic" not in md
     intro = md.split("## Key findings")[0]
     assert "Played by, arm by arm: aa-second: greedy; zz-first: heuristic." in intro
-    first = md.split("## Key findings\n\n- ")[1].splitlines()[0]
+    first = md.split("## Key findings")[1].split("\n- ")[1].splitlines()[0]  # after the lead
     assert first.startswith("strategies heuristic → greedy (aa-second against zz-first, 30 and 30")
     assert "paired game by game" in first and "first seat's win rate" in first
     assert re.search(
