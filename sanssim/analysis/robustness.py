@@ -235,7 +235,7 @@ def _summary(lineups: list[str], compared: int, counts: list[int], sized: int) -
     if changes:
         how.append(
             f"{changes} {CHANGES} (verdicts opposite, or different with an interaction interval "
-            "that excludes zero; other reports mark these where they state them)"
+            "that excludes zero: other reports mark these)"
         )
     if significance:
         how.append(f"{significance} in significance only (the interaction interval holds zero)")
@@ -251,9 +251,9 @@ def _summary(lineups: list[str], compared: int, counts: list[int], sized: int) -
     )
     if how or sized:
         text += (
-            f" The table: {ref}'s estimate and each interaction (a line-up's conclusion minus "
-            f"{ref}'s, paired game by game where they played the same deals); every line-up's "
-            f"own estimate is in “{TITLE}”."
+            f" Below, those that did not hold in full: {ref}'s estimate and each interaction (a "
+            f"line-up's conclusion minus {ref}'s, paired by deal where they share them); all "
+            f"{compared} follow in “{TITLE}”."
         )
     return text
 
