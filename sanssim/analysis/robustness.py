@@ -4,7 +4,10 @@ A balance finding measured with one strategy may be a fact about the strategy. W
 report holds the same designs played by several line-ups, each headline conclusion (the
 first seat's edge in every design, and every one-facet change's effect on the mean score
 and on the first seat's win rate) is computed once per line-up and set side by side; a
-conclusion whose direction or significance differs between line-ups is flagged.
+conclusion whose direction or significance differs between line-ups is flagged. The
+report's key findings open with the verdict (`Section.lead`): how many held, and a table of
+those that did not, with the interaction intervals; `played` names the line-ups on the
+first screen in one sentence.
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ class Answer:
     """A line that answers the question the arms ask, and its `size`: the largest effect it
     reports whose interval excludes zero, in standard deviations of the per-game values (see
     `paired.effect_size`), 0 when it establishes none; None for a verdict that is no one
-    effect (whether conclusions held across line-ups). The key findings open with the
+    effect (a tuning search's verdict). The key findings open with the
     largest."""
 
     text: str
@@ -89,7 +89,7 @@ class Answer:
 def ranked(answers: list[Answer], limit: int) -> tuple[list[Answer], list[Answer]]:
     """The answers for the key findings, at most `limit`, and the smaller ones left over:
     largest established effect first (ties in the order given), the verdicts after them
-    and never left over (a line-up's robustness is the question its report asks)."""
+    and never left over (a tune's verdict is the question its report asks)."""
     verdicts = [a for a in answers if a.size is None]
     effects = sorted((a for a in answers if a.size is not None), key=lambda a: -(a.size or 0.0))
     room = max(limit - len(verdicts), 0)
