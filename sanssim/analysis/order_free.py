@@ -1,0 +1,52 @@
+"""Sums, means and variances whose value does not depend on the order of the rows.
+
+Polars sums floats in whatever order the rows reach it (workers, part files, chunk sizes,
+threads), and float addition is not associative: the same run gave a report whose last
+digits changed from one build to the next. `std` differs with the order even on integers.
+A `sort` before `sum` does not help: the optimiser drops it, as it cannot change an exact
+sum. So integers are summed exactly (as Int128), and floats in ascending order by a
+cumulative sum, which the optimiser keeps; a variance is built from these sums.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+
+def is_exact(dtype: pl.DataType | None) -> bool:
+    """Integers and booleans sum exactly; an unknown type (None) is taken as a float."""
+    return dtype is not None and (dtype.is_integer() or dtype == pl.Boolean)
+
+
+def order_free_sum(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
+    """Sum of the non-null values (0 when there are none), in any row order the same to
+    the last bit: exact (Int128) for an integer or boolean `dtype`, else in ascending order."""
+    if is_exact(dtype):
+        return value.cast(pl.Int128).sum()
+    return value.cast(pl.Float64).drop_nulls().sort().cum_sum().last().fill_null(0.0)
+
+
+def order_free_mean(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
+    """Mean of the non-null values (null when there are none), from `order_free_sum`."""
+    n = value.count()
+    return pl.when(n > 0).then(order_free_sum(value, dtype).cast(pl.Float64) / n)
+
+
+def order_free_var(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
+    """Sample variance (n - 1 divisor; null below two values). Integers: the exact
+    n sum(x^2) - sum(x)^2 over n (n - 1); floats: squared deviations from the mean, summed
+    in order (two passes, so no cancellation)."""
+    n = value.count()
+    if is_exact(dtype):
+        x, m = value.cast(pl.Int128), n.cast(pl.Int128)
+        spread = m * (x * x).sum() - x.sum().pow(2)
+        variance = spread.cast(pl.Float64) / (m * (m - 1)).cast(pl.Float64)
+    else:
+        deviation = value.cast(pl.Float64) - order_free_mean(value)
+        variance = order_free_sum(deviation * deviation) / (n - 1).cast(pl.Float64)
+    return pl.when(n > 1).then(variance)
+
+
+def order_free_std(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
+    """Sample standard deviation, the square root of `order_free_var`."""
+    return order_free_var(value, dtype).sqrt()
