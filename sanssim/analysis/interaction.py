@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from sanssim.analysis.dataset import Dataset
+from sanssim.analysis.order_free import order_free_mean, order_free_var
 from sanssim.analysis.pairs import master_seed
 from sanssim.analysis.stats import t_quantile, win_share
 
@@ -69,13 +70,18 @@ def interval(terms: list[Term]) -> tuple[float, float, float, int]:
         else:
             groups[key] = signed
     n_min = min(g.height for g in groups.values())
-    total = sum(float(g["value"].mean()) for g in groups.values())
+    value = pl.col("value")
+    moments = [
+        (*g.select(order_free_mean(value), order_free_var(value)).row(0), g.height)
+        for g in groups.values()
+    ]
+    total = math.fsum(mean for mean, _, _ in moments)
     if n_min < 2:
         return total, math.nan, math.nan, n_min
-    parts = [(float(g["value"].var()) / g.height, g.height) for g in groups.values()]
-    variance = sum(v for v, _ in parts)
+    parts = [(var / n, n) for _, var, n in moments]
+    variance = math.fsum(v for v, _ in parts)
     if variance == 0:  # the same value in every game: nothing varies to be uncertain about
         return total, total, total, n_min
-    spread = sum(v * v / (n - 1) for v, n in parts)
+    spread = math.fsum(v * v / (n - 1) for v, n in parts)
     half = t_quantile(0.975, variance * variance / spread) * math.sqrt(variance)
     return total, total - half, total + half, n_min

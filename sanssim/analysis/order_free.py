@@ -10,6 +10,8 @@ cumulative sum, which the optimiser keeps; a variance is built from these sums.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
 
@@ -50,3 +52,10 @@ def order_free_var(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
 def order_free_std(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
     """Sample standard deviation, the square root of `order_free_var`."""
     return order_free_var(value, dtype).sqrt()
+
+
+def order_free_means(frame: pl.LazyFrame, values: Mapping[str, pl.Expr]) -> list[pl.Expr]:
+    """`order_free_mean` of each named value over the rows of `frame` (of each group, in an
+    `agg`), typed by what the value is in `frame`, so that integers sum exactly."""
+    types = frame.select(**values).collect_schema()
+    return [order_free_mean(value, types[name]).alias(name) for name, value in values.items()]

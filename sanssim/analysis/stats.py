@@ -133,8 +133,9 @@ def chi2_sf(x: float, df: int) -> float:
 
 
 def chi2_gof(observed: list[float], expected: list[float]) -> tuple[float, int, float]:
-    """Goodness-of-fit statistic, degrees of freedom and p-value."""
-    stat = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+    """Goodness-of-fit statistic, degrees of freedom and p-value (sums exactly rounded, so
+    the same in any order of the cells, as in `between_groups`)."""
+    stat = math.fsum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
     df = len(observed) - 1
     return stat, df, chi2_sf(stat, df)
 
@@ -148,11 +149,11 @@ def between_groups(ns: list[int], means: list[float], sds: list[float]) -> tuple
         return 0.0, 0, 1.0
     ns, means, sds = (list(column) for column in zip(*kept, strict=True))
     total = sum(ns)
-    grand = sum(n * m for n, m in zip(ns, means, strict=True)) / total
-    pooled = sum((n - 1) * s * s for n, s in zip(ns, sds, strict=True)) / (total - len(ns))
+    grand = math.fsum(n * m for n, m in zip(ns, means, strict=True)) / total
+    pooled = math.fsum((n - 1) * s * s for n, s in zip(ns, sds, strict=True)) / (total - len(ns))
     if pooled <= 0:
         return 0.0, len(ns) - 1, 1.0
-    stat = sum(n * (m - grand) ** 2 for n, m in zip(ns, means, strict=True)) / pooled
+    stat = math.fsum(n * (m - grand) ** 2 for n, m in zip(ns, means, strict=True)) / pooled
     return stat, len(ns) - 1, chi2_sf(stat, len(ns) - 1)
 
 
