@@ -4,8 +4,9 @@ Polars sums floats in whatever order the rows reach it (workers, part files, chu
 threads), and float addition is not associative: the same run gave a report whose last
 digits changed from one build to the next. `std` differs with the order even on integers.
 A `sort` before `sum` does not help: the optimiser drops it, as it cannot change an exact
-sum. So integers are summed exactly (as Int128), and floats in ascending order by a
-cumulative sum, which the optimiser keeps; a variance is built from these sums.
+sum. So every sum here is an integer sum, which is exact: integers as Int128, and floats as
+fixed-point integers (each value times one power of two chosen from the largest, so that
+the sum of 2^40 of them still fits an Int128); a variance is built from these sums.
 """
 
 from __future__ import annotations
@@ -20,12 +21,26 @@ def is_exact(dtype: pl.DataType | None) -> bool:
     return dtype is not None and (dtype.is_integer() or dtype == pl.Boolean)
 
 
+# A float times 2^(HEADROOM - e), with 2^e at most its group's largest magnitude, is below
+# 2^(HEADROOM + 1): 2^40 of them sum within an Int128 (127 bits and a sign).
+HEADROOM = 86
+
+
 def order_free_sum(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
     """Sum of the non-null values (0 when there are none), in any row order the same to
-    the last bit: exact (Int128) for an integer or boolean `dtype`, else in ascending order."""
+    the last bit: exact (Int128) for an integer or boolean `dtype`; else each value is
+    rounded towards zero to a multiple of 2^(e - HEADROOM), 2^e the largest magnitude's
+    power of two (but magnitudes below 2^-900 vanish), and these are summed exactly: the
+    one rounding is of the total. A NaN or infinite value makes the sum NaN or infinite in
+    any order: then the plain sum."""
     if is_exact(dtype):
         return value.cast(pl.Int128).sum()
-    return value.cast(pl.Float64).drop_nulls().sort().cum_sum().last().fill_null(0.0)
+    x = value.cast(pl.Float64)
+    top = x.abs().max()
+    scale = pl.lit(2.0).pow(HEADROOM - top.log(2).floor().clip(lower_bound=-900))
+    fixed = (x * scale).cast(pl.Int128, strict=False).sum().cast(pl.Float64) / scale
+    finite = x.is_finite().all()
+    return pl.when(top == 0).then(0.0).when(finite).then(fixed).otherwise(x.sum()).fill_null(0.0)
 
 
 def order_free_mean(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
