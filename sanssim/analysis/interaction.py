@@ -41,7 +41,7 @@ def per_game(data: Dataset) -> pl.DataFrame:
         .group_by("arm", "seed", "game_id")
         .agg(
             pl.col("game_seed").first(),
-            mean_total=pl.col("total").cast(pl.Float64).mean(),
+            mean_total=order_free_mean(pl.col("total")),
             seat0_win=pl.col("share").filter(pl.col("seat") == 0).first(),
         )
         .collect()
@@ -71,14 +71,12 @@ def interval(terms: list[Term]) -> tuple[float, float, float, int]:
             groups[key] = signed
     n_min = min(g.height for g in groups.values())
     value = pl.col("value")
-    moments = [
-        (*g.select(order_free_mean(value), order_free_var(value)).row(0), g.height)
-        for g in groups.values()
-    ]
-    total = math.fsum(mean for mean, _, _ in moments)
+    moments = [order_free_mean(value).alias("mean"), order_free_var(value).alias("var")]
+    per_group = [(*g.select(moments).row(0), g.height) for g in groups.values()]
+    total = math.fsum(mean for mean, _, _ in per_group)
     if n_min < 2:
         return total, math.nan, math.nan, n_min
-    parts = [(var / n, n) for _, var, n in moments]
+    parts = [(var / n, n) for _, var, n in per_group]
     variance = math.fsum(v for v, _ in parts)
     if variance == 0:  # the same value in every game: nothing varies to be uncertain about
         return total, total, total, n_min

@@ -40,7 +40,7 @@ def order_free_sum(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
     scale = pl.lit(2.0).pow(HEADROOM - top.log(2).floor().clip(lower_bound=-900))
     fixed = (x * scale).cast(pl.Int128, strict=False).sum().cast(pl.Float64) / scale
     finite = x.is_finite().all()
-    return pl.when(top == 0).then(0.0).when(finite).then(fixed).otherwise(x.sum()).fill_null(0.0)
+    return pl.when(finite & (top > 0)).then(fixed).when(~finite).then(x.sum()).otherwise(0.0)
 
 
 def order_free_mean(value: pl.Expr, dtype: pl.DataType | None = None) -> pl.Expr:
