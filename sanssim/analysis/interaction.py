@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from sanssim.analysis.dataset import Dataset
+from sanssim.analysis.order_free import order_free_mean, order_free_var
 from sanssim.analysis.pairs import master_seed
 from sanssim.analysis.stats import t_quantile, win_share
 
@@ -40,7 +41,7 @@ def per_game(data: Dataset) -> pl.DataFrame:
         .group_by("arm", "seed", "game_id")
         .agg(
             pl.col("game_seed").first(),
-            mean_total=pl.col("total").cast(pl.Float64).mean(),
+            mean_total=order_free_mean(pl.col("total")),
             seat0_win=pl.col("share").filter(pl.col("seat") == 0).first(),
         )
         .collect()
@@ -69,13 +70,16 @@ def interval(terms: list[Term]) -> tuple[float, float, float, int]:
         else:
             groups[key] = signed
     n_min = min(g.height for g in groups.values())
-    total = sum(float(g["value"].mean()) for g in groups.values())
+    value = pl.col("value")
+    moments = [order_free_mean(value).alias("mean"), order_free_var(value).alias("var")]
+    per_group = [(*g.select(moments).row(0), g.height) for g in groups.values()]
+    total = math.fsum(mean for mean, _, _ in per_group)
     if n_min < 2:
         return total, math.nan, math.nan, n_min
-    parts = [(float(g["value"].var()) / g.height, g.height) for g in groups.values()]
-    variance = sum(v for v, _ in parts)
+    parts = [(var / n, n) for _, var, n in per_group]
+    variance = math.fsum(v for v, _ in parts)
     if variance == 0:  # the same value in every game: nothing varies to be uncertain about
         return total, total, total, n_min
-    spread = sum(v * v / (n - 1) for v, n in parts)
+    spread = math.fsum(v * v / (n - 1) for v, n in parts)
     half = t_quantile(0.975, variance * variance / spread) * math.sqrt(variance)
     return total, total - half, total + half, n_min

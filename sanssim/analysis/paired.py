@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from sanssim.analysis.order_free import order_free_mean
 from sanssim.analysis.stats import describe, mean_ci, t_two_sided_p, welch_diff
 
 COLUMNS = [
@@ -71,7 +72,7 @@ def per_game(
     share = (win / win.sum().over("game_id")).alias("win")
     keys = [c for c in ("game_seed", "n_players") if c in names]
     aggs = [pl.col(c).first() for c in keys]
-    aggs.append(pl.col("total").cast(pl.Float64).mean().alias("mean_total"))
+    aggs.append(order_free_mean(pl.col("total")).alias("mean_total"))
     aggs += [
         pl.col("win").filter(pl.col("seat") == s).first().alias(f"seat{s}_win")
         for s in range(seats + 1)

@@ -234,7 +234,7 @@ def should_stop(
         if isinstance(target, PairedTarget):
             a = outcomes_so_far[target.arm_a].select("game_id", target.metric)
             b = outcomes_so_far[target.arm_b].select("game_id", target.metric)
-            both = a.join(b, on="game_id", suffix="_b")
+            both = a.join(b, on="game_id", suffix="_b", maintain_order="left")
             diff = both[target.metric] - both[f"{target.metric}_b"]
             result = achieved(diff, "mean", rule.level)
         else:

@@ -156,7 +156,9 @@ def per_game(
         .collect()
     )
     games = sides.select(*key, "n_players").unique(key, maintain_order=True).with_row_index("g")
-    sides = sides.join(games.select(*key, "g"), on=key).with_columns(
+    # In side order (kept through the join): a side's column, and the order in which its
+    # game's winners are averaged, must not depend on the join's order of rows.
+    sides = sides.join(games.select(*key, "g"), on=key, maintain_order="left").with_columns(
         column=pl.int_range(pl.len()).over("g").cast(pl.Int64)
     )
     acting = (

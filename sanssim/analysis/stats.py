@@ -2,7 +2,8 @@
 
 Every estimate is a 95% interval. No scipy: the t quantile uses the Cornish-Fisher
 expansion (exact forms for 1 and 2 degrees of freedom), the chi-square survival
-function the regularised upper incomplete gamma function.
+function the regularised upper incomplete gamma function (`special`). Sums, means and
+variances are taken in a way that does not depend on the order of the rows (`order_free`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from collections.abc import Sequence
 from statistics import NormalDist
 
 import polars as pl
+
+from sanssim.analysis.order_free import is_exact, order_free_mean, order_free_std, order_free_sum
+from sanssim.analysis.special import beta_inc, gamma_q
 
 ALPHA = 0.05  # test level, matching the 95% intervals
 Z = 1.959963984540054  # standard normal 0.975 quantile
@@ -47,12 +51,13 @@ def t_crit(df: pl.Expr) -> pl.Expr:
     )
 
 
-def describe(value: pl.Expr, name: str) -> list[pl.Expr]:
-    """Aggregations `name_n`, `name_mean`, `name_sd` for `mean_ci`."""
+def describe(value: pl.Expr, name: str, dtype: pl.DataType | None = None) -> list[pl.Expr]:
+    """Aggregations `name_n`, `name_mean`, `name_sd` for `mean_ci`, the same in any row
+    order (`order_free`; `dtype`: the value's, when known, for exact integer sums)."""
     return [
         value.count().alias(f"{name}_n"),
-        value.mean().alias(f"{name}_mean"),
-        value.std().alias(f"{name}_sd"),
+        order_free_mean(value, dtype).alias(f"{name}_mean"),
+        order_free_std(value, dtype).alias(f"{name}_sd"),
     ]
 
 
@@ -63,9 +68,11 @@ def mean_ci(name: str) -> list[pl.Expr]:
     return [(mean - half).alias(f"{name}_lo"), (mean + half).alias(f"{name}_hi")]
 
 
-def proportion(flag: pl.Expr, name: str) -> list[pl.Expr]:
-    """Aggregations `name_n` (trials) and `name_k` (successes, may be fractional)."""
-    return [flag.count().alias(f"{name}_n"), flag.cast(pl.Float64).sum().alias(f"{name}_k")]
+def proportion(flag: pl.Expr, name: str, dtype: pl.DataType | None = None) -> list[pl.Expr]:
+    """Aggregations `name_n` (trials) and `name_k` (successes, may be fractional: shares
+    of a win), the same in any row order."""
+    k = order_free_sum(flag, dtype).cast(pl.Float64)
+    return [flag.count().alias(f"{name}_n"), k.alias(f"{name}_k")]
 
 
 def wilson(name: str) -> list[pl.Expr]:
@@ -120,47 +127,15 @@ def newcombe_diff(a: str, b: str, name: str) -> list[pl.Expr]:
     ]
 
 
-def gamma_q(a: float, x: float) -> float:
-    """Regularised upper incomplete gamma Q(a, x): series below a + 1, continued fraction above."""
-    if x <= 0:
-        return 1.0
-    log_front = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1.0 / a
-        k = a
-        while abs(term) > abs(total) * 1e-15:
-            k += 1
-            term *= x / k
-            total += term
-        return max(0.0, 1.0 - total * math.exp(log_front))
-    tiny = 1e-300
-    b = x + 1 - a
-    c = 1 / tiny
-    d = 1 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1 / d
-        step = d * c
-        h *= step
-        if abs(step - 1) < 1e-15:
-            break
-    return math.exp(log_front) * h
-
-
 def chi2_sf(x: float, df: int) -> float:
     """P(X >= x) for a chi-square variable with `df` degrees of freedom."""
     return gamma_q(df / 2, x / 2)
 
 
 def chi2_gof(observed: list[float], expected: list[float]) -> tuple[float, int, float]:
-    """Goodness-of-fit statistic, degrees of freedom and p-value."""
-    stat = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+    """Goodness-of-fit statistic, degrees of freedom and p-value (sums exactly rounded, so
+    the same in any order of the cells, as in `between_groups`)."""
+    stat = math.fsum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
     df = len(observed) - 1
     return stat, df, chi2_sf(stat, df)
 
@@ -174,11 +149,11 @@ def between_groups(ns: list[int], means: list[float], sds: list[float]) -> tuple
         return 0.0, 0, 1.0
     ns, means, sds = (list(column) for column in zip(*kept, strict=True))
     total = sum(ns)
-    grand = sum(n * m for n, m in zip(ns, means, strict=True)) / total
-    pooled = sum((n - 1) * s * s for n, s in zip(ns, sds, strict=True)) / (total - len(ns))
+    grand = math.fsum(n * m for n, m in zip(ns, means, strict=True)) / total
+    pooled = math.fsum((n - 1) * s * s for n, s in zip(ns, sds, strict=True)) / (total - len(ns))
     if pooled <= 0:
         return 0.0, len(ns) - 1, 1.0
-    stat = sum(n * (m - grand) ** 2 for n, m in zip(ns, means, strict=True)) / pooled
+    stat = math.fsum(n * (m - grand) ** 2 for n, m in zip(ns, means, strict=True)) / pooled
     return stat, len(ns) - 1, chi2_sf(stat, len(ns) - 1)
 
 
@@ -186,7 +161,9 @@ def mean_table(frame: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -
     """Per group of `by`: n, mean, sd and 95% interval of each named value. A value never
     negative in its group (a count, points) gets no negative lower bound: its mean cannot be
     below zero."""
-    aggs = [e for name in values for e in describe(pl.col(name), name)]
+    selected = _selected(frame, by, values)
+    schema = selected.collect_schema()
+    aggs = [e for name in values for e in describe(pl.col(name), name, schema[name])]
     floors = [pl.col(name).min().alias(f"{name}_floor") for name in values]
     cis = [e for name in values for e in mean_ci(name)]
     clipped = [
@@ -196,15 +173,17 @@ def mean_table(frame: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -
         .alias(f"{name}_lo")
         for name in values
     ]
-    table = _grouped(frame, by, values, [*aggs, *floors]).with_columns(cis).with_columns(clipped)
+    table = _grouped(selected, by, [*aggs, *floors]).with_columns(cis).with_columns(clipped)
     return table.drop(f"{name}_floor" for name in values).sort(by)
 
 
 def rate_table(frame: pl.LazyFrame, by: list[str], flags: dict[str, pl.Expr]) -> pl.DataFrame:
     """Per group of `by`: trials, successes and Wilson interval of each named flag."""
-    aggs = [e for name in flags for e in proportion(pl.col(name), name)]
+    selected = _selected(frame, by, flags)
+    schema = selected.collect_schema()
+    aggs = [e for name in flags for e in proportion(pl.col(name), name, schema[name])]
     cis = [e for name in flags for e in wilson(name)]
-    return _grouped(frame, by, flags, aggs).with_columns(cis).sort(by)
+    return _grouped(selected, by, aggs).with_columns(cis).sort(by)
 
 
 def ratio_table(
@@ -226,29 +205,7 @@ def ratio_table(
     `name_eff` = R (1 - R) / V (Kish's design effect), which stays inside [0, 1], and falls
     back to G when V is 0 (every cluster gave the same share). `name_n` is G, `name_rows`
     the rows, `name_num` and `name_den` the sums. A zero denominator gives a null ratio."""
-    named = [
-        expr.cast(pl.Float64).alias(f"{name}_{part}")
-        for name, pair in ratios.items()
-        for part, expr in zip(("num", "den"), pair, strict=True)
-    ]
-    per_cluster = (
-        frame.select(*by, *cluster, *named)
-        .group_by([*by, *cluster])
-        .agg(pl.len().alias("_rows"), *(pl.col(e.meta.output_name()).sum() for e in named))
-    )
-    aggs = []
-    for name in ratios:
-        num, den = pl.col(f"{name}_num"), pl.col(f"{name}_den")
-        aggs += [
-            pl.len().alias(f"{name}_n"),
-            pl.col("_rows").sum().cast(pl.Int64).alias(f"{name}_rows"),
-            num.sum(),
-            den.sum(),
-            num.pow(2).sum().alias(f"{name}_nn"),
-            (num * den).sum().alias(f"{name}_nd"),
-            den.pow(2).sum().alias(f"{name}_dd"),
-        ]
-    table = per_cluster.group_by(by).agg(aggs).collect(engine="streaming")
+    table = _cluster_sums(frame, by, cluster, ratios)
     intervals = []
     for name in ratios:
         g = pl.col(f"{name}_n").cast(pl.Float64)
@@ -288,13 +245,58 @@ def ratio_table(
     return pl.concat([table.drop(helpers), *intervals], how="horizontal").sort(by)
 
 
-def _grouped(
-    frame: pl.LazyFrame, by: list[str], columns: dict[str, pl.Expr], aggs: list[pl.Expr]
+def _cluster_sums(
+    frame: pl.LazyFrame,
+    by: list[str],
+    cluster: list[str],
+    ratios: dict[str, tuple[pl.Expr, pl.Expr]],
 ) -> pl.DataFrame:
-    """Compute the columns first and aggregate plain columns: the streaming engine then
-    keeps memory flat however many rows the frame has."""
-    named = [expr.alias(name) for name, expr in columns.items()]
-    return frame.select(*by, *named).group_by(by).agg(aggs).collect(engine="streaming")
+    """`ratio_table`'s sums per group: clusters `name_n`, rows `name_rows`, and over the
+    clusters the numerators, denominators, their squares `name_nn`, `name_dd` and products
+    `name_nd`. Integer parts stay exact (Int128) until these sums are taken."""
+    parts = {
+        f"{name}_{part}": expr
+        for name, pair in ratios.items()
+        for part, expr in zip(("num", "den"), pair, strict=True)
+    }
+    selected = _selected(frame, [*by, *cluster], parts)
+    types = selected.collect_schema()
+    per_cluster = selected.group_by([*by, *cluster]).agg(
+        pl.len().alias("_rows"), *(order_free_sum(pl.col(c), types[c]).alias(c) for c in parts)
+    )
+    types = per_cluster.collect_schema()
+
+    def summed(alias: str, a: str, b: str | None = None) -> pl.Expr:
+        """Sum over the clusters of `a` (times `b`), exact when both are integers."""
+        value, exact = pl.col(a), is_exact(types[a])
+        if b is not None:
+            value, exact = value * pl.col(b), exact and is_exact(types[b])
+        return order_free_sum(value, pl.Int128 if exact else None).alias(alias)
+
+    aggs = []
+    for name in ratios:
+        num, den = f"{name}_num", f"{name}_den"
+        aggs += [
+            pl.len().alias(f"{name}_n"),
+            pl.col("_rows").sum().cast(pl.Int64).alias(f"{name}_rows"),
+            summed(num, num),
+            summed(den, den),
+            summed(f"{name}_nn", num, num),
+            summed(f"{name}_nd", num, den),
+            summed(f"{name}_dd", den, den),
+        ]
+    table = per_cluster.group_by(by).agg(aggs).collect(engine="streaming")
+    return table.with_columns(pl.col(pl.Int128).cast(pl.Float64))
+
+
+def _selected(frame: pl.LazyFrame, by: list[str], columns: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """The group columns and the named columns, computed first: their types say which
+    sums are exact, and the streaming engine keeps memory flat aggregating plain columns."""
+    return frame.select(*by, *(expr.alias(name) for name, expr in columns.items()))
+
+
+def _grouped(selected: pl.LazyFrame, by: list[str], aggs: list[pl.Expr]) -> pl.DataFrame:
+    return selected.group_by(by).agg(aggs).collect(engine="streaming")
 
 
 def diff_of_means(a: dict, b: dict, name: str) -> tuple[float, float, float]:
@@ -313,36 +315,6 @@ def diff_of_means(a: dict, b: dict, name: str) -> tuple[float, float, float]:
 def z_quantile(p: float) -> float:
     """Standard normal quantile, for critical values at levels other than 95%."""
     return NormalDist().inv_cdf(p)
-
-
-def beta_inc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b) by Lentz's continued fraction, used on the side
-    of x where it converges fast."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    if x > (a + 1) / (a + b + 2):
-        return 1.0 - beta_inc(b, a, 1 - x)
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    log_front += a * math.log(x) + b * math.log1p(-x)
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1 / (tiny if abs(d) < tiny else d)
-    h = d
-    for m in range(1, 10_000):
-        for an in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1 + an * d
-            d = 1 / (tiny if abs(d) < tiny else d)
-            c = 1 + an / c
-            c = tiny if abs(c) < tiny else c
-            h *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
-    return math.exp(log_front) * h / a
 
 
 def t_two_sided_p(t: float, df: float) -> float:

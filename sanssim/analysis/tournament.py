@@ -135,7 +135,7 @@ def _ratings(pairs: pl.DataFrame) -> pl.DataFrame:
                 for a in names
             ],
         }
-    ).sort("rating", descending=True)
+    ).sort("rating", "strategy", descending=[True, False])
 
 
 def format_standings(result: Standings, label: Callable[[str], str] = str) -> str:

@@ -6,6 +6,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.order_free import order_free_mean
 from sanssim.analysis.section import Answer, Context, Section
 from sanssim.analysis.stats import ALPHA, between_groups, mean_table, rate_table, win_share
 from sanssim.games.sanssouci import SYMBOLS
@@ -91,7 +92,9 @@ def build(ctx: Context) -> Section:
         ),
     ]
     order = (
-        (table.group_by("mission").agg(pl.col("points_mean").mean()).sort("points_mean")["mission"])
+        table.group_by("mission")
+        .agg(order_free_mean(pl.col("points_mean")))
+        .sort("points_mean", "mission")["mission"]
         .reverse()
         .to_list()
     )
@@ -128,7 +131,7 @@ def build(ctx: Context) -> Section:
 def _spread(arm: str, table: pl.DataFrame) -> str:
     """Best and worst mission card of an arm, and a test that all nine are worth the same
     (picking the extremes after the fact would overstate their difference)."""
-    ranked = table.sort("points_mean", descending=True)
+    ranked = table.sort("points_mean", "mission", descending=[True, False])
     best, worst = ranked.row(0, named=True), ranked.row(-1, named=True)
     stat, df, p = between_groups(
         table["points_n"].to_list(), table["points_mean"].to_list(), table["points_sd"].to_list()
@@ -166,7 +169,9 @@ def _arm_tables(
             fmt.ci(r, "total"),
             fmt.pct(r, "win"),
         ]
-        for r in table.sort("points_mean", descending=True).iter_rows(named=True)
+        for r in table.sort("points_mean", "mission", descending=[True, False]).iter_rows(
+            named=True
+        )
     ]
     blocks.append(
         Table(
@@ -203,7 +208,9 @@ def _arm_tables(
 
 def _pairs(pairs: pl.DataFrame) -> list[Block]:
     """Best and worst three pairs by holders' final score, and a test that all are equal."""
-    ranked = pairs.filter(pl.col("total_n") > 1).sort("total_mean", descending=True)
+    ranked = pairs.filter(pl.col("total_n") > 1).sort(
+        "total_mean", "pair", descending=[True, False]
+    )
     if ranked.height < 2:
         return []
     stat, df, p = between_groups(
@@ -239,8 +246,8 @@ def _garden_effect(sides: pl.DataFrame) -> list[Block]:
             part["points_n"].to_list(), part["points_mean"].to_list(), part["points_sd"].to_list()
         )
         low, high = (
-            part.sort("points_mean").row(0, named=True),
-            part.sort("points_mean").row(-1, named=True),
+            part.sort("points_mean", "garden_side").row(0, named=True),
+            part.sort("points_mean", "garden_side").row(-1, named=True),
         )
         rows.append(
             [

@@ -12,6 +12,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt, paired
 from sanssim.analysis.document import Block, Bullets, Figure, Heading, Para, Table
+from sanssim.analysis.order_free import order_free_mean
 from sanssim.analysis.paired import effect_size
 from sanssim.analysis.section import Answer, Context, Section, skipped_without_turns
 from sanssim.analysis.stats import mean_table
@@ -206,8 +207,8 @@ def _effects(
     others = [c for c in (*ctx.data.design, "strategies") if c not in (*SUPPLY, "lineup")]
     extra = {
         "no_tile": pl.when(pl.col("no_tile").is_not_null().all()).then(pl.col("no_tile").sum()),
-        "empty": pl.col("empty").mean(),
-        **{s: pl.col(s).mean() for s in sources},
+        "empty": order_free_mean(pl.col("empty")),
+        **{s: order_free_mean(pl.col(s)) for s in sources},
     }
     metrics = ["no_tile", "empty", "mean_total", *sources, "seat0_win"]
     rows = []

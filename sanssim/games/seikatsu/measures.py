@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from sanssim.analysis.dataset import Dataset
+from sanssim.analysis.order_free import order_free_mean
 from sanssim.games.seikatsu.components import KOI, coordinate
 
 GAME = ["run", "game_id"]
@@ -251,6 +252,6 @@ def koi_plays(
         .agg(
             *(pl.col(c).first() for c in ("seat", "player", "round", "bird_points")),
             own=pl.col("share").filter(player).first(),
-            other=pl.col("share").filter(~player).mean(),
+            other=order_free_mean(pl.col("share").filter(~player)),
         )
     )

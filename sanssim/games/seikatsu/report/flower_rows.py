@@ -6,6 +6,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Figure, Heading, Para, Table
+from sanssim.analysis.order_free import order_free_means
 from sanssim.analysis.section import Context, Section
 from sanssim.analysis.stats import mean_table
 from sanssim.games.seikatsu import measures
@@ -20,11 +21,13 @@ def build(ctx: Context) -> Section:
     rows = measures.row_sets(measures.sides(ctx.data.results), geo)
     longest = int(geo.rows["length"].max())
     sizes = range(1, longest + 1)
+    shares = {
+        "size": pl.col("size"),
+        "full": pl.col("size") == pl.col("length"),
+        **{f"s{s}": pl.col("size") == s for s in sizes},
+    }
     per_game = rows.group_by(*PER_GAME, "length").agg(
-        rows=pl.len(),
-        size=pl.col("size").mean(),
-        full=(pl.col("size") == pl.col("length")).mean(),
-        **{f"s{s}": (pl.col("size") == s).mean() for s in sizes},
+        pl.len().alias("rows"), *order_free_means(rows, shares)
     )
     values = {n: pl.col(n) for n in ("rows", "size", "full", *(f"s{s}" for s in sizes))}
     table = mean_table(per_game, ["arm", "length"], values)

@@ -8,6 +8,7 @@ import polars as pl
 
 from sanssim.analysis import clustered, figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.order_free import order_free_means
 from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.analysis.stats import mean_table, rate_table
 from sanssim.games.seikatsu import measures
@@ -77,22 +78,20 @@ def koi_per_game(frames: KoiFrames) -> pl.DataFrame:
     side, tiles, rows, plays = frames.side, frames.tiles, frames.rows, frames.plays
     arms = side.select(*GAME, "arm").unique()
     build = plays.group_by(GAME).agg(
-        koi_bird=pl.col("bird_points").mean(),
-        own=pl.col("own").mean(),
-        other=pl.col("other").mean(),
-        round=pl.col("round").mean(),
+        order_free_means(
+            plays,
+            {
+                "koi_bird": pl.col("bird_points"),
+                **{n: pl.col(n) for n in ("own", "other", "round")},
+            },
+        )
     )
-    garden_bird = (
-        tiles.filter((pl.col("tile") != measures.KOI) & pl.col("seat").is_not_null())
-        .group_by(GAME)
-        .agg(garden_bird=pl.col("bird_points").mean())
+    garden = tiles.filter((pl.col("tile") != measures.KOI) & pl.col("seat").is_not_null())
+    garden_bird = garden.group_by(GAME).agg(
+        order_free_means(garden, {"garden_bird": pl.col("bird_points")})
     )
-    flowers = (
-        rows.group_by(SIDE)
-        .agg((pl.col("points") - pl.col("without")).sum().alias("added"))
-        .group_by(GAME)
-        .agg(koi_flowers=pl.col("added").mean())
-    )
+    added = rows.group_by(SIDE).agg((pl.col("points") - pl.col("without")).sum().alias("added"))
+    flowers = added.group_by(GAME).agg(order_free_means(added, {"koi_flowers": pl.col("added")}))
     return (
         arms.join(build, on=GAME)
         .join(garden_bird, on=GAME)

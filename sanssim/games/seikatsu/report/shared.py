@@ -7,6 +7,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.dataset import variant_name
+from sanssim.analysis.order_free import order_free_means
 from sanssim.analysis.section import Context
 from sanssim.analysis.stats import mean_table
 from sanssim.games.seikatsu.measures import GAME
@@ -93,8 +94,7 @@ def player_panels(
 def game_means(frame: pl.LazyFrame, values: dict[str, pl.Expr]) -> pl.DataFrame:
     """Per arm, the mean of each value with n = games: the values of one game's sides or
     seats are averaged first, since they share the game."""
-    means = [v.cast(pl.Float64).mean().alias(n) for n, v in values.items()]
-    per_game = frame.group_by(PER_GAME).agg(means)
+    per_game = frame.group_by(PER_GAME).agg(order_free_means(frame, values))
     return mean_table(per_game, ["arm"], {n: pl.col(n) for n in values})
 
 

@@ -8,6 +8,7 @@ import polars as pl
 
 from sanssim.analysis import figures, fmt
 from sanssim.analysis.document import Block, Figure, Heading, Para, Table
+from sanssim.analysis.order_free import order_free_mean
 from sanssim.analysis.paired import compare
 from sanssim.analysis.section import Context, Section, Skipped, skipped_without_turns
 from sanssim.games.seikatsu import measures
@@ -32,8 +33,8 @@ MODE_METRICS: dict[str, tuple[str, bool]] = {
 def _mode_extra() -> dict[str, pl.Expr]:
     """Per-game metrics over a game's side rows (`measures.sides`)."""
     return {
-        "bird": pl.col("bird_points").mean(),
-        "flower": pl.col("flower_points").mean(),
+        "bird": order_free_mean(pl.col("bird_points")),
+        "flower": order_free_mean(pl.col("flower_points")),
         "margin": measures.lead("total"),
         "tied": measures.top_tied(),
         "first_win": pl.col("win").filter("first").first(),
