@@ -29,7 +29,6 @@ from sanssim.runner.play import (
 )
 from sanssim.runner.pool import playing
 
-
 _last_game: tuple[tuple[str, RunConfig], Any] | None = None  # GameJob._game's
 
 
