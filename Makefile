@@ -158,9 +158,9 @@ tuning-preset-p%:
 		--games 2000 --seed 2027 --no-turn-log --force $(ONE) --out $(TUNED)/preset-p$* \
 		> reports/tuning/heuristic-tuned-p$*.txt
 # Longest first (CPU-seconds with one worker, warm cache), so the last to start are short.
-TUNINGS := splendor-seat-final heuristic-near missions heuristic-ntbea heuristic-lhs \
-	missions-quality heuristic-p2 heuristic-rest splendor-gems splendor-ties splendor-limit \
-	splendor-first splendor-seat preset-p4 preset-p3 preset-p2
+TUNINGS := splendor-seat-final heuristic-ntbea missions heuristic-near heuristic-lhs \
+	heuristic-p2 heuristic-rest missions-quality splendor-seat splendor-first splendor-limit \
+	splendor-ties splendor-gems preset-p4 preset-p3 preset-p2
 .PHONY: tuning-all
 tuning-all: $(addprefix tuning-,$(TUNINGS))
 tuning: install
