@@ -90,11 +90,19 @@ robustness: install
 # directory exists, so an interrupted `make tuning` finishes where it stopped. Each report
 # covers the final re-measurement's arms (the finalists and the default on fresh deals) and
 # the search (tune.json); `sanssim report DIR` on the whole directory shows every arm.
+# No demonstration needs another's output, so each is a target of its own (`make
+# tuning-missions` plays one) and `make tuning` plays TUNE_JOBS of them at once, longest
+# first, each on TUNE_WORKERS worker processes: jobs times workers at most the cores.
 TUNED := runs/tuning
 TUNE_SEED := 2026
+TUNE_JOBS ?= 2
+TUNE_WORKERS ?= 1
+ONE := --workers $(TUNE_WORKERS)
 define tune
-	if [ -f $(TUNED)/$(1)/tune.json ]; then $(BIN)/sanssim tune --resume --out $(TUNED)/$(1); \
-	else $(BIN)/sanssim tune $(2) --seed $(TUNE_SEED) --out $(TUNED)/$(1); fi
+.PHONY: tuning-$(1)
+tuning-$(1):
+	if [ -f $(TUNED)/$(1)/tune.json ]; then $(BIN)/sanssim tune --resume $(ONE) --out $(TUNED)/$(1); \
+	else $(BIN)/sanssim tune $(2) --seed $(TUNE_SEED) $(ONE) --out $(TUNED)/$(1); fi
 	$(BIN)/sanssim report $(TUNED)/$(1)/*-final* --out reports/tuning/$(1) --force
 	cp $(TUNED)/$(1)/tune.json reports/tuning/$(1)/tune.json
 endef
@@ -110,9 +118,6 @@ SPLENDOR_FIRST := --game splendor --players 2 --param 'first_turn_gems=2|3' \
 	--param 'ties_to_later_seat=false|true' --objective seat-balance --budget 30000
 SPLENDOR_LIMIT := --game splendor --players 2 --param 'later_seat_limit=0|1' \
 	--param 'ties_to_later_seat=false|true' --objective seat-balance --budget 30000
-# The Splendor compensations the tunes found, re-measured on 20,000 fresh deals each (80,000
-# heuristic games with turn logs, about 10 minutes on 2 cores; an interrupted run resumes).
-SEAT_FINAL := $(TUNED)/splendor-seat-final
 HEURISTIC_LHS := --players 2 --against heuristic --candidates 24 --budget 60000 \
 	-s 'heuristic:option=0..1,path=0.5..4,skip=0..1.5,block=0..1,row=0..1.5,column=0..1.5,decay=0.1..0.6,joker=0..4'
 HEURISTIC_NTBEA := --players 2 --against heuristic --method ntbea --budget 60000 \
@@ -126,22 +131,37 @@ HEURISTIC_NEAR := --players 2 --against heuristic --candidates 32 --budget 12000
 MISSION_TABLES := 1,2,3,4,5,6|2,2,3,4,5,6|3,3,3,4,5,6|1,2,3,4,5,5|2,3,4,5,6,6|2,3,4,5,5,6|1,3,5,5,6,6|2,4,5,5,6,6|1,3,4,5,5,5|2,4,5,6,6,6|2,3,4,5,5,5|3,4,5,6,6,6|1,3,5,5,5,5|2,4,6,6,6,6|2,3,5,5,5,5|1,3,6,6,6,6
 MISSIONS := --players 2 --param 'mission_row_points=$(MISSION_TABLES)' \
 	--objective zspread:mission --budget 80000
-tuning: install
-	$(call tune,heuristic-p2,$(HEURISTIC_P2))
-	$(call tune,splendor-seat,$(SPLENDOR_SEAT))
-	$(call tune,splendor-gems,$(SPLENDOR_GEMS))
-	$(call tune,splendor-ties,$(SPLENDOR_TIES))
-	$(call tune,splendor-first,$(SPLENDOR_FIRST))
-	$(call tune,splendor-limit,$(SPLENDOR_LIMIT))
-	$(BIN)/sanssim run --config experiments/splendor-seat.toml --out $(SEAT_FINAL)
+$(eval $(call tune,heuristic-p2,$(HEURISTIC_P2)))
+$(eval $(call tune,splendor-seat,$(SPLENDOR_SEAT)))
+$(eval $(call tune,splendor-gems,$(SPLENDOR_GEMS)))
+$(eval $(call tune,splendor-ties,$(SPLENDOR_TIES)))
+$(eval $(call tune,splendor-first,$(SPLENDOR_FIRST)))
+$(eval $(call tune,splendor-limit,$(SPLENDOR_LIMIT)))
+$(eval $(call tune,missions,$(MISSIONS)))
+$(eval $(call tune,heuristic-lhs,$(HEURISTIC_LHS)))
+$(eval $(call tune,heuristic-ntbea,$(HEURISTIC_NTBEA)))
+$(eval $(call tune,heuristic-rest,$(HEURISTIC_REST)))
+$(eval $(call tune,heuristic-near,$(HEURISTIC_NEAR)))
+# The Splendor compensations the tunes found, re-measured on 20,000 fresh deals each (80,000
+# heuristic games with turn logs; an interrupted run resumes).
+SEAT_FINAL := $(TUNED)/splendor-seat-final
+.PHONY: tuning-splendor-seat-final tuning-missions-quality
+tuning-splendor-seat-final:
+	$(BIN)/sanssim run --config experiments/splendor-seat.toml $(ONE) --out $(SEAT_FINAL)
 	$(BIN)/sanssim report $(SEAT_FINAL) --out reports/tuning/splendor-seat-final --force
-	$(call tune,missions,$(MISSIONS))
-	$(BIN)/sanssim run --config experiments/missions.toml --out $(TUNED)/missions-quality
+tuning-missions-quality:
+	$(BIN)/sanssim run --config experiments/missions.toml $(ONE) --out $(TUNED)/missions-quality
 	$(BIN)/sanssim report $(TUNED)/missions-quality --out reports/tuning/missions-quality --force
-	$(call tune,heuristic-lhs,$(HEURISTIC_LHS))
-	$(call tune,heuristic-ntbea,$(HEURISTIC_NTBEA))
-	$(call tune,heuristic-rest,$(HEURISTIC_REST))
-	$(call tune,heuristic-near,$(HEURISTIC_NEAR))
-	for p in 2 3 4; do $(BIN)/sanssim tournament --strategies heuristic,heuristic-tuned --players $$p \
-		--games 2000 --seed 2027 --no-turn-log --force --out $(TUNED)/preset-p$$p \
-		> reports/tuning/heuristic-tuned-p$$p.txt; done
+# `heuristic-tuned` (the best of heuristic-near) against `heuristic` at 2, 3 and 4 players.
+tuning-preset-p%:
+	$(BIN)/sanssim tournament --strategies heuristic,heuristic-tuned --players $* \
+		--games 2000 --seed 2027 --no-turn-log --force $(ONE) --out $(TUNED)/preset-p$* \
+		> reports/tuning/heuristic-tuned-p$*.txt
+# Longest first (CPU-seconds with one worker, warm cache), so the last to start are short.
+TUNINGS := splendor-seat-final heuristic-ntbea missions heuristic-near heuristic-lhs \
+	heuristic-p2 heuristic-rest missions-quality splendor-seat splendor-first splendor-limit \
+	splendor-ties splendor-gems preset-p4 preset-p3 preset-p2
+.PHONY: tuning-all
+tuning-all: $(addprefix tuning-,$(TUNINGS))
+tuning: install
+	$(MAKE) --no-print-directory -j$(TUNE_JOBS) --output-sync=target tuning-all

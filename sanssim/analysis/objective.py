@@ -302,13 +302,18 @@ def _replicates(
     objective: Objective, sides: list[tuple[list[str], np.ndarray]], seed: int
 ) -> np.ndarray:
     """Bootstrap replicates of the objective (or, for two sides resampled on the same deals,
-    of their difference)."""
+    of their difference). Each side is gathered from a row-major copy: the same resampled
+    rows as indexing the column-major matrix polars gives, several times faster."""
     n = sides[0][1].shape[0]
     rng = np.random.default_rng(seed)
     out = np.empty(REPLICATES)
+    by_rows = [(columns, np.ascontiguousarray(matrix)) for columns, matrix in sides]
     for i in range(REPLICATES):
         rows = rng.integers(0, n, n)
-        values = [objective.score(_means(columns, matrix[rows])) for columns, matrix in sides]
+        values = [
+            objective.score(_means(columns, matrix.take(rows, axis=0)))
+            for columns, matrix in by_rows
+        ]
         out[i] = values[0] - values[1] if len(values) == 2 else values[0]
     return out
 

@@ -14,7 +14,7 @@ import os
 import re
 import shlex
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +39,8 @@ from sanssim.runner.executor import Executor
 from sanssim.runner.pool import ChunkKills, WorkerLost
 
 MAX_CHUNK = 1000
+# Manifest fields that playing never changes (their text is encoded once per `run_batch`).
+UNCHANGING = ("config", "components")
 CHUNKS_PER_WORKER = 4
 PART_FILE = re.compile(r"part-\d{5,}\.parquet")
 
@@ -97,8 +99,44 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    write_atomic(path, (json.dumps(data, indent=2) + "\n").encode())
+def write_json(path: Path, data: dict[str, Any], fixed: Mapping[str, str] | None = None) -> None:
+    """`data` as indented JSON; `fixed`: the `json_value` texts of some of its top-level
+    values, which never change while a run writes its manifest after every part (the
+    component data are most of a manifest's bytes), so are not encoded again."""
+    if not fixed or not data:
+        write_atomic(path, (json.dumps(data, indent=2) + "\n").encode())
+        return
+    items = (
+        f"  {json.dumps(key)}: {fixed[key] if key in fixed else json_value(value)}"
+        for key, value in data.items()
+    )
+    write_atomic(path, ("{\n" + ",\n".join(items) + "\n}\n").encode())
+
+
+def json_value(value: Any) -> str:
+    """A top-level value of `write_json`'s file as `json.dumps(..., indent=2)` writes it
+    there, one level in (JSON strings hold no raw newline)."""
+    return json.dumps(value, indent=2).replace("\n", "\n  ")
+
+
+_texts: dict[str, str] = {}  # compact JSON of an UNCHANGING value: its json_value text
+TEXTS_KEPT = 64
+
+
+def unchanging_texts(manifest: dict[str, Any]) -> dict[str, str]:
+    """`write_json`'s `fixed` for a manifest: the indented texts of its UNCHANGING values,
+    remembered by their compact JSON (which the C encoder writes several times faster),
+    since a tune's many small arms share their component data."""
+    fixed = {}
+    for key in UNCHANGING:
+        if key in manifest:
+            compact = json.dumps(manifest[key])
+            if compact not in _texts:
+                if len(_texts) >= TEXTS_KEPT:
+                    _texts.clear()
+                _texts[compact] = json_value(manifest[key])
+            fixed[key] = _texts[compact]
+    return fixed
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -231,7 +269,7 @@ def init_run(run_dir: Path, job: Job, header: dict[str, Any], chunk_size: int) -
         "parts": [],
         "failures": [],
     }
-    write_json(run_dir / MANIFEST, manifest)
+    write_json(run_dir / MANIFEST, manifest, unchanging_texts(manifest))
 
 
 def games_done(manifest: dict[str, Any]) -> int:
@@ -263,11 +301,12 @@ def run_batch(
     if until is not None:
         todo = [chunk for chunk in todo if chunk[0] < until]
     _upgrade(manifest)
+    fixed = unchanging_texts(manifest)
     played = 0
     killed = {k["game_id"]: k["error"] for k in manifest.get("killed", [])}
     try:
         for part in executor.map_chunks(job.skipping(killed).play_chunk, todo, here):
-            played += _write_part(run_dir, job, manifest, part, chunk_size)
+            played += _write_part(run_dir, job, manifest, part, chunk_size, fixed)
             if progress is not None:
                 progress(part.stop - part.start)
     except ChunkKills as exc:
@@ -283,7 +322,12 @@ def run_batch(
 
 
 def _write_part(
-    run_dir: Path, job: Job, manifest: dict[str, Any], part: Part, chunk_size: int
+    run_dir: Path,
+    job: Job,
+    manifest: dict[str, Any],
+    part: Part,
+    chunk_size: int,
+    fixed: Mapping[str, str],
 ) -> int:
     """A finished chunk's files, then the manifest that lists them; the games it held."""
     name = part_name(part.start, chunk_size)
@@ -313,7 +357,7 @@ def _write_part(
     manifest["updated"] = now()
     if games_done(manifest) == job.games:
         manifest["status"] = "complete"
-    write_json(run_dir / MANIFEST, manifest)
+    write_json(run_dir / MANIFEST, manifest, fixed)
     return part.stop - part.start
 
 

@@ -6,6 +6,7 @@ command or an experiment file costs nothing but a one-line message.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -13,6 +14,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +79,12 @@ class RunConfig:
         return [resolve(text, self.game_name) for text in self.strategies]
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical form stored in the manifest and compared on resume."""
+        """The canonical form stored in the manifest and compared on resume (a copy of the
+        one built on the first call: a tune asks for it several times an arm)."""
+        return copy.deepcopy(self._canonical)
+
+    @cached_property
+    def _canonical(self) -> dict[str, Any]:
         game_type = self.game_type
         return {
             "game": self.game_name,
@@ -114,7 +121,11 @@ class RunConfig:
         The game's name is left out: its component data already tell games apart, and
         runs of the default game keep the ids they had before sanssim knew other games.
         """
-        config = {k: v for k, v in self.to_dict().items() if k != "game"}
+        return self._fingerprint
+
+    @cached_property
+    def _fingerprint(self) -> str:
+        config = {k: v for k, v in self._canonical.items() if k != "game"}
         text = json.dumps(
             {"config": config, "components": self.components.to_dict()}, sort_keys=True
         )

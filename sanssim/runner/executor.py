@@ -48,7 +48,8 @@ class Executor(ABC):
     ) -> Iterator[R]:
         """Results of `fn(start, stop)` for every chunk, as they finish. `here`: the whole
         run is a few cheap chunks (`runner.run.in_driver`), which a local executor plays in
-        this process rather than start workers for them."""
+        this process rather than start workers for them (workers an earlier run of the
+        same executor started, as a tune's first round does, play them)."""
 
     @abstractmethod
     def close(self) -> None:
@@ -75,7 +76,7 @@ class LocalExecutor(Executor):
     def map_chunks(
         self, fn: Callable[[int, int], R], chunks: Iterable[Chunk], here: bool = False
     ) -> Iterator[R]:
-        if self.workers == 1 or here:
+        if self.workers == 1 or (here and self._pool is None):
             for start, stop in chunks:
                 yield fn(start, stop)
             return

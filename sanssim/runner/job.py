@@ -29,6 +29,8 @@ from sanssim.runner.play import (
 )
 from sanssim.runner.pool import playing
 
+_last_game: tuple[tuple[str, RunConfig], Any] | None = None  # GameJob._game's
+
 
 @dataclass(frozen=True)
 class GameJob:
@@ -56,7 +58,7 @@ class GameJob:
         """Play games `start..stop-1`; failed games give no rows, only a failure entry."""
         config = self.config
         game_type = config.game_type
-        game = config.game()
+        game = self._game()
         specs = config.specs()
         core = core_for(game_type, specs, config.engine)
         dead = dict(self.killed)
@@ -92,6 +94,15 @@ class GameJob:
             failures=tuple(failures),
             output=output.getvalue(),
         )
+
+    def _game(self) -> Any:
+        """The arm's game, built once for its chunks in this process (a game is only read
+        while played; building one derives its tables from the component data)."""
+        global _last_game
+        key = (self.run_id, self.config)
+        if _last_game is None or _last_game[0] != key:
+            _last_game = (key, self.config.game())
+        return _last_game[1]
 
     def _compiled_chunk(self, core: Core, game: Any, specs: list, start: int, stop: int) -> Part:
         """The chunk on the game's compiled core: the same games, rows and frames."""

@@ -68,7 +68,7 @@ EPSILON = 0.5  # added to a tuple's count in the exploration term (an unseen tup
 PAIRS = True  # the model also has every pair of dimensions (besides each one and all)
 MIN_EVALUATIONS = 20  # fewest evaluations a search may have
 MIN_VISITS = 2  # a finalist is preferably a point evaluated at least this often
-WRITE_EVERY = 10  # evaluations between writes of index.json and tune.json
+WRITE_EVERY = 50  # evaluations between writes of index.json and tune.json
 
 Point = tuple[int, ...]  # an index into each dimension's values
 
