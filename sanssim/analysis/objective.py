@@ -34,6 +34,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from sanssim.analysis.order_free import order_free_mean, order_free_sum
 from sanssim.analysis.precision import METRICS, achieved, outcomes, seat_of
 from sanssim.errors import SanssimError
 from sanssim.games.base import GameType
@@ -116,8 +117,12 @@ class Objective:
             return outcomes(results, names).rename({n: f"w{s}" for s, n in enumerate(names)})
         if self.kind == "target":
             return self._metric(part).select("game_id", pl.col(self.metric).alias("m"))
+        kind = part.groups.collect_schema()["value"]
+        value = pl.col("value")
         values = part.groups.group_by("game_id", "group").agg(
-            s=pl.col("value").sum(), c=pl.len().cast(pl.Float64), q=pl.col("value").pow(2).sum()
+            s=order_free_sum(value, kind).cast(pl.Float64),
+            c=pl.len().cast(pl.Float64),
+            q=order_free_sum(value * value, kind).cast(pl.Float64),
         )
         long = values.unpivot(["s", "c", "q"], index=["game_id", "group"]).with_columns(
             pl.format("{}:{}", "variable", "group").alias("column")
@@ -128,7 +133,8 @@ class Objective:
         if self.metric in METRICS:
             return outcomes(part.results, [self.metric], self.lowest_wins)
         if self.metric in self.results_columns:
-            value = pl.col(self.metric).cast(pl.Float64).mean()
+            kind = part.results.collect_schema()[self.metric]
+            value = order_free_mean(pl.col(self.metric), kind).alias(self.metric)
             return part.results.group_by("game_id").agg(value).collect()
         if part.turns is None:
             raise ObjectiveError(f"metric {self.metric!r} needs the turn log")
@@ -277,7 +283,7 @@ def estimate(objective: Objective, deals: pl.DataFrame, seed: int) -> Estimate:
 def difference(objective: Objective, a: pl.DataFrame, b: pl.DataFrame, seed: int) -> Estimate:
     """Objective of a minus that of b, paired on the deals both played, with its interval."""
     columns = sorted(set(_value_columns(a)) | set(_value_columns(b)))
-    both = a.join(b, on=list(KEYS), suffix="__b")
+    both = a.join(b, on=list(KEYS), suffix="__b", maintain_order="left")
     sides = [
         both.select(
             pl.col(f"{c}{suffix}") if f"{c}{suffix}" in both.columns else pl.lit(0.0)
