@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.ismcts import best_first
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
@@ -85,13 +86,13 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
     return S[seat(me) + L.P_POINTS] - others
 
 
-@inline
+@jit
 def ranked(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
-           scores: np.ndarray, work: tuple) -> np.ndarray:  # fmt: skip
-    """The legal choices' indices as the default heuristic's `explain` ranks them: best
-    score first, equal scores in legal order."""
+           scores: np.ndarray, work: tuple, k: int, order: np.ndarray) -> int:  # fmt: skip
+    """`order[:k]`: the indices of the `k` legal choices the default heuristic's `explain`
+    ranks first, best score first, equal scores in legal order; how many (`k` at most)."""
     heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
-    return np.argsort(-scores[: S[L.H_N_LEGAL]], kind="mergesort")  # stable, as list.sort
+    return best_first(scores, S[L.H_N_LEGAL], k, order)
 
 
 @inline
@@ -99,9 +100,8 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
                      params: np.ndarray, g: np.ndarray, work: tuple,
                      scores: np.ndarray) -> int:  # fmt: skip
     """`LookaheadStrategy.choose`: the option of the best mean final margin."""
-    n_legal = S[L.H_N_LEGAL]
-    order = ranked(S, cfg, cards, nobles, scores, work)
-    tried = min(max(1, int(params[W_WIDTH])), n_legal)
+    order = np.empty(L.MAX_LEGAL, dtype=np.int64)
+    tried = ranked(S, cfg, cards, nobles, scores, work, max(1, int(params[W_WIDTH])), order)
     if tried == 1:
         return S[L.LEGAL + order[0]]
     worlds = max(1, int(params[W_ROLLOUTS]) // tried)
