@@ -35,7 +35,7 @@ F_VALUE = F_COLOUR_VALUE + E.N_GEMS
 F_WANT = F_VALUE + MAX_CARDS
 F_WANT2 = F_WANT + E.N_GEMS
 F_DENIED = F_WANT2 + E.N_GEMS
-F_MISSING = F_DENIED + E.N_SLOTS  # each noble on the table's bonuses missing
+F_MISSING = F_DENIED + E.N_SLOTS  # each noble on the table's pull
 
 
 @jit
@@ -59,13 +59,14 @@ def _colour_values(
     ids: np.ndarray, count: int, missing: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
     """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull
-    (each noble's bonuses missing counted once, in `missing`)."""
+    (each noble's pull, 3 over one more than its bonuses missing, found once in
+    `missing`)."""
     for t in range(S[L.H_N_TABLE]):
         noble = S[L.TABLE + t]
         short = 0
         for x in range(E.N_GEMS):
             short += max(0, nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x])
-        missing[t] = short
+        missing[t] = 3.0 / (1 + short)
     for c in range(E.N_GEMS):
         have = S[base + L.P_BONUS + c]
         demand = 0.0
@@ -75,7 +76,7 @@ def _colour_values(
         pull = 0.0
         for t in range(S[L.H_N_TABLE]):
             if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have:
-                pull += 3.0 / (1 + missing[t])
+                pull += missing[t]
         out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
 
 

@@ -2,9 +2,9 @@
 core's determinisation, option ranking and heuristic rollouts (`lookahead`).
 
 The context is (the game's tables, an unwritten log, heuristic scores and work space,
-an option order). A world's decks are its only chance, fixed by `determinize`, so a
-world needs no stream of its own; the rollouts' uniform draws come from the player's
-stream. The hooks but `determinize` are kernels, as the search requires.
+an option order, `determinize`'s scratch). A world's decks are its only chance, fixed
+by `determinize`, so a world needs no stream of its own; the rollouts' uniform draws
+come from the player's stream. The hooks are kernels, as the search requires.
 """
 
 from __future__ import annotations
@@ -17,15 +17,20 @@ from sanssim.compiled.ismcts import PARAMS, searcher
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
-from sanssim.games.splendor.core.lookahead import ROLLOUT_PARAMS, determinize, ranked
+from sanssim.games.splendor.core.lookahead import (
+    ROLLOUT_PARAMS,
+    determinize,
+    determinize_work,
+    ranked,
+)
 from sanssim.games.splendor.core.position import best, new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
 
 
-@nb.njit(cache=True)
+@jit
 def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
-    determinize(root, ctx[0], ctx[1], root[L.H_CURRENT], g, world)
+    determinize(root, ctx[0], ctx[1], root[L.H_CURRENT], g, world, ctx[7], ctx[8])
 
 
 @jit
@@ -84,6 +89,7 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
            means: np.ndarray) -> int:  # fmt: skip
     """`IsmctsStrategy.choose` for the current seat (its `terms` in `visits` and `means`,
     one per legal choice); `params`: the search's (`sanssim.compiled.ismcts.parameters`)."""
+    hidden, pool = determinize_work(cfg)
     ctx = (
         cfg,
         cards,
@@ -92,6 +98,8 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
         np.empty(L.MAX_LEGAL, dtype=np.float64),
         new_work(),
         np.empty(L.MAX_LEGAL, dtype=np.int64),
+        hidden,
+        pool,
     )
     legal = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
     sides = np.arange(cfg[L.C_N])

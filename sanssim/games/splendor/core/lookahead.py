@@ -6,6 +6,7 @@ every seat plays on by the default `heuristic` to the end."""
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
@@ -22,13 +23,15 @@ ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
 W_ROLLOUTS, W_WIDTH = 0, 1
 
 
-@inline
+@jit
 def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: np.ndarray,
-                out: np.ndarray) -> None:  # fmt: skip
-    """`out`: a full state consistent with what seat `me` sees of `S`, unknowns from `g`."""
+                out: np.ndarray, hidden: np.ndarray, pool: np.ndarray) -> None:  # fmt: skip
+    """`out`: a full state consistent with what seat `me` sees of `S`, unknowns from `g`
+    (scratch: `hidden`, a flag a card, and `pool`, room for a level's cards)."""
     copy(out, 0, S, 0, len(S))
     out[L.H_RECORD] = 0
-    hidden = np.zeros(cfg[L.C_N_CARDS], dtype=np.bool_)
+    for card in range(cfg[L.C_N_CARDS]):
+        hidden[card] = False
     for q in range(cfg[L.C_N]):
         if q != me:
             base = seat(q)
@@ -40,9 +43,8 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         deck = L.DECKS + start
         for i in range(S[L.H_DECK_LEFT + level]):
             hidden[S[deck + i]] = True
-        pool = np.empty(cfg[L.C_LEVEL_COUNT + level], dtype=np.int64)
         size = 0
-        for i in range(len(pool)):
+        for i in range(cfg[L.C_LEVEL_COUNT + level]):
             card = cfg[L.C_LEVEL_CARDS + start + i]
             if hidden[card]:
                 pool[size] = card
@@ -58,6 +60,13 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
                     size -= 1
                     out[base + L.P_RESERVED + i] = pool[size]
         copy(out, deck, pool, 0, size)
+
+
+@nb.njit(cache=True)
+def determinize_work(cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`determinize`'s scratch, allocated once a decision."""
+    n_cards = cfg[L.C_N_CARDS]
+    return np.zeros(n_cards, dtype=np.bool_), np.empty(n_cards, dtype=np.int64)
 
 
 @jit
@@ -110,8 +119,9 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
     state = np.empty_like(S)
     log = np.zeros((1, E.RECORD_WIDTH), dtype=np.int32)  # never written: no record
     me = S[L.H_CURRENT]
+    hidden, pool = determinize_work(cfg)
     for _ in range(worlds):
-        determinize(S, cfg, cards, me, g, world)
+        determinize(S, cfg, cards, me, g, world, hidden, pool)
         for i in range(tried):
             copy(state, 0, world, 0, len(world))
             apply(state, cfg, cards, nobles, log, S[L.LEGAL + order[i]])
