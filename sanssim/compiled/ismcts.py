@@ -21,6 +21,11 @@ child and next sibling (a node's children form a list, found by action), visits 
 availability, and the reward totals per seat. The draws, the option order, the
 expansion, UCB's strict `>`, the float sums and the final ranking are the Python
 strategy's (its docstring lists them), so the search chooses what it chooses.
+
+The decision allocates its tree and scratch once; each iteration's descent, rollout
+and backup is a kernel (`sanssim.compiled.kernel`), as must be every hook but
+`determinize` (called once an iteration, outside it), so that the rollouts' thousands
+of hook calls count no references.
 """
 
 from __future__ import annotations
@@ -32,11 +37,15 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from sanssim.compiled.kernel import kernel
+
 # A seat's search parameters (`parameters`), in one float64 row.
 I_ITERATIONS, I_C, I_WIDTH, I_UNIFORM, I_MARGIN, I_DEPTH = range(6)
 PARAMS = 6
 # A node's integer fields.
 ACTION, FIRST, NEXT, VISITS, AVAILABLE = range(5)
+# The search's counters: nodes used, the root's option count (-1: not known yet).
+USED, ROOT_OPTIONS = range(2)
 
 
 def parameters(params: Mapping[str, Any]) -> np.ndarray:
@@ -51,7 +60,28 @@ def parameters(params: Mapping[str, Any]) -> np.ndarray:
     return row
 
 
-@nb.njit(cache=True)
+@kernel
+def best_first(scores: np.ndarray, n: np.int64, k: np.int64, order: np.ndarray) -> np.int64:
+    """`order[:k]`: the indices of the `k` highest of `scores[:n]`, highest first, equal
+    scores in index order (the head of a stable sort by -score, as `explain` ranks),
+    without sorting the rest; how many were written (`min(k, n)`)."""
+    kept = 0
+    if k < 1:
+        return kept
+    for i in range(n):
+        score = scores[i]
+        if kept == k and not score > scores[order[kept - 1]]:
+            continue
+        j = kept if kept < k else k - 1
+        while j > 0 and scores[order[j - 1]] < score:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        kept = min(k, kept + 1)
+    return kept
+
+
+@kernel
 def child(nodes: np.ndarray, node: np.int64, action: np.int64) -> np.int64:
     """The child of `node` reached by `action`, or -1."""
     at = nodes[node, FIRST]
@@ -62,7 +92,7 @@ def child(nodes: np.ndarray, node: np.int64, action: np.int64) -> np.int64:
     return at
 
 
-@nb.njit(cache=True)
+@kernel
 def step(
     nodes: np.ndarray,
     totals: np.ndarray,
@@ -73,11 +103,11 @@ def step(
     mover: np.int64,
     c: float,
     found: np.ndarray,
-) -> tuple[np.int64, bool]:
+) -> np.int64:
     """One step down from `node` among `options[:k]`: a new child for the first option
     never tried (at `used`), else the child of the highest UCB value for `mover` (the
     first of equals); every child that was an option counts one more availability.
-    The child taken, and whether it is new."""
+    The child taken."""
     untried = -1
     for i in range(k):
         found[i] = child(nodes, node, options[i])
@@ -103,19 +133,14 @@ def step(
     for i in range(k):
         if found[i] >= 0:
             nodes[found[i], AVAILABLE] += 1
-    return found[pick], untried >= 0
+    return found[pick]
 
 
-@nb.njit(cache=True)
-def rewards(
-    margin: bool, ranks: np.ndarray, totals: np.ndarray, sides: np.ndarray, out: np.ndarray
-) -> None:
-    """`out[seat]`, in [0, 1]: the share of other sides it ranks above (a tie half), or
-    its final margin over the best other side scaled by twice the largest total."""
-    n = sides.shape[0]
-    firsts = np.empty(n, dtype=np.int64)  # each side's first seat, in seat order
+@kernel
+def side_firsts(sides: np.ndarray, firsts: np.ndarray) -> np.int64:
+    """`firsts[:m]`: each side's first seat, in seat order; `m`, the number of sides."""
     m = 0
-    for seat in range(n):
+    for seat in range(sides.shape[0]):
         new = True
         for j in range(m):
             if sides[firsts[j]] == sides[seat]:
@@ -123,6 +148,23 @@ def rewards(
         if new:
             firsts[m] = seat
             m += 1
+    return m
+
+
+@kernel
+def rewards(
+    margin: bool,
+    ranks: np.ndarray,
+    totals: np.ndarray,
+    sides: np.ndarray,
+    firsts: np.ndarray,
+    m: np.int64,
+    out: np.ndarray,
+) -> None:
+    """`out[seat]`, in [0, 1]: the share of other sides it ranks above (a tie half), or
+    its final margin over the best other side scaled by twice the largest total
+    (`firsts[:m]`: `side_firsts`)."""
+    n = sides.shape[0]
     if margin:
         largest = 1.0
         for seat in range(n):
@@ -163,61 +205,67 @@ def searcher(
     order) its visits and mean reward, and returns the chosen one; `room` bounds a
     node's options, `sides` gives each seat's side."""
 
+    @kernel
+    def iterate(ctx, world, g, p, sides, firsts, m, nodes, totals, counters, path,
+                first, tried, found, ranks, scores, reward) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+        """One iteration in the sampled `world`: descend, expand, roll out, back up."""
+        width = np.int64(p[I_WIDTH])
+        c = p[I_C]
+        cut = np.int64(p[I_DEPTH])
+        node = 0
+        path[0] = 0
+        depth = 1
+        while not over(world):
+            if node > 0:
+                k = options(ctx, world, width, tried)
+                here = tried
+            else:  # the root's options, the same in every world (the seat's own)
+                if counters[ROOT_OPTIONS] < 0:
+                    counters[ROOT_OPTIONS] = options(ctx, world, width, first)
+                k = counters[ROOT_OPTIONS]
+                here = first
+            used = counters[USED]
+            node = step(nodes, totals, used, node, here, k, mover(world), c, found)
+            play(ctx, world, nodes[node, ACTION])
+            path[depth] = node
+            depth += 1
+            if node == used:
+                counters[USED] = used + 1
+                break
+        played = 0
+        while not over(world) and (cut < 1 or played < cut):
+            roll(ctx, world, g, p[I_UNIFORM] != 0.0)
+            played += 1
+        outcome(ctx, world, ranks, scores)
+        rewards(p[I_MARGIN] != 0.0, ranks, scores, sides, firsts, m, reward)
+        for i in range(depth):
+            at = path[i]
+            nodes[at, VISITS] += 1
+            for q in range(sides.shape[0]):
+                totals[at, q] += reward[q]
+
     @nb.njit(cache=True)
     def search(ctx, root, legal, g, p, sides, room, visits, means):  # type: ignore[no-untyped-def]
         n = sides.shape[0]
         iterations = max(1, np.int64(p[I_ITERATIONS]))
-        width = np.int64(p[I_WIDTH])
-        c = p[I_C]
-        uniform = p[I_UNIFORM] != 0.0
-        margin = p[I_MARGIN] != 0.0
-        cut = np.int64(p[I_DEPTH])
         nodes = np.zeros((iterations + 1, 5), dtype=np.int64)
         nodes[0, FIRST] = -1
         totals = np.zeros((iterations + 1, n), dtype=np.float64)
+        counters = np.array([1, -1], dtype=np.int64)
         path = np.empty(iterations + 1, dtype=np.int64)
         world = np.empty_like(root)
+        first = np.empty(room, dtype=np.int64)
         tried = np.empty(room, dtype=np.int64)
         found = np.empty(room, dtype=np.int64)
         ranks = np.empty(n, dtype=np.int64)
         scores = np.empty(n, dtype=np.int64)
         reward = np.empty(n, dtype=np.float64)
-        first = np.empty(room, dtype=np.int64)
-        k0 = -1
-        used = 1
+        firsts = np.empty(n, dtype=np.int64)
+        m = side_firsts(sides, firsts)
         for _ in range(iterations):
             determinize(ctx, root, world, g)
-            node = 0
-            path[0] = 0
-            depth = 1
-            while not over(world):
-                if node > 0:
-                    k = options(ctx, world, width, tried)
-                elif k0 < 0:  # the root's options, the same in every world (the seat's own)
-                    k0 = options(ctx, world, width, first)
-                    k = k0
-                    tried[:k] = first[:k]
-                else:
-                    k = k0
-                    tried[:k] = first[:k]
-                node, new = step(nodes, totals, used, node, tried, k, mover(world), c, found)
-                play(ctx, world, nodes[node, ACTION])
-                path[depth] = node
-                depth += 1
-                if new:
-                    used += 1
-                    break
-            played = 0
-            while not over(world) and (cut < 1 or played < cut):
-                roll(ctx, world, g, uniform)
-                played += 1
-            outcome(ctx, world, ranks, scores)
-            rewards(margin, ranks, scores, sides, reward)
-            for i in range(depth):
-                at = path[i]
-                nodes[at, VISITS] += 1
-                for q in range(n):
-                    totals[at, q] += reward[q]
+            iterate(ctx, world, g, p, sides, firsts, m, nodes, totals, counters, path,
+                    first, tried, found, ranks, scores, reward)  # fmt: skip
         seat = mover(root)
         best = 0
         best_score = -np.inf

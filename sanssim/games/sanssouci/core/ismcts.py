@@ -2,10 +2,11 @@
 core's determinisation, option ranking and heuristic rollouts (`lookahead`).
 
 The context is (game tables, the seat's weight row, the world's own stream, an empty
-log and its position, a results block, the heuristic's work array): a world draws its
-game's chance (reshuffles) from its own stream, seeded by `determinize`, as
-`PlayerView.determinize` gives the world a `random.Random` of its own; the rollouts'
-uniform draws come from the player's stream.
+log and its position, a results block, the heuristic's work array, an option order): a
+world draws its game's chance (reshuffles) from its own stream, seeded by
+`determinize`, as `PlayerView.determinize` gives the world a `random.Random` of its
+own; the rollouts' uniform draws come from the player's stream. The hooks but
+`determinize` are kernels, as the search requires.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
-from sanssim.compiled.ismcts import searcher
+from sanssim.compiled.ismcts import best_first, searcher
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -24,10 +26,17 @@ from sanssim.games.sanssouci.core.layout import (
     PHASE,
     RECORD_WIDTH,
 )
-from sanssim.games.sanssouci.core.lookahead import determinize, ranked
+from sanssim.games.sanssouci.core.lookahead import determinize
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
-from sanssim.games.sanssouci.core.strategies import HEURISTIC, W_SEARCH, best_by_score, work_array
+from sanssim.games.sanssouci.core.strategies import (
+    HEURISTIC,
+    TILES,
+    W_SEARCH,
+    best_by_score,
+    heuristic_scores,
+    work_array,
+)
 from sanssim.games.sanssouci.engine import END
 
 
@@ -36,32 +45,40 @@ def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
     determinize(root, ctx[0], world, ctx[2], g, root[CURRENT])
 
 
-@nb.njit(cache=True)
+@kernel
 def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def]
+    """`lookahead.ranked`'s options, without its allocations."""
     n = world[LEGAL_LEN]
     if width < 1 or n <= width:
-        out[:n] = world[LEGAL : LEGAL + n]
+        for i in range(n):
+            out[i] = world[LEGAL + i]
         return n
-    out[:width] = ranked(world, ctx[0], ctx[1], width, ctx[6])
+    work = ctx[6]
+    scores = work[:TILES]
+    heuristic_scores(world, ctx[0], ctx[1], scores, work)
+    order = ctx[7]
+    best_first(scores, n, width, order)
+    for i in range(width):
+        out[i] = world[LEGAL + order[i]]
     return width
 
 
-@nb.njit(cache=True)
+@kernel
 def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
     apply(world, ctx[0], ctx[2], action, ctx[3], ctx[4])
 
 
-@nb.njit(cache=True)
+@kernel
 def _over(world) -> bool:  # type: ignore[no-untyped-def]
     return world[PHASE] == END
 
 
-@nb.njit(cache=True)
+@kernel
 def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
     return world[CURRENT]
 
 
-@nb.njit(cache=True)
+@kernel
 def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     """One decision of `lookahead.play_out`."""
     if uniform:
@@ -71,7 +88,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     apply(world, ctx[0], ctx[2], action, ctx[3], ctx[4])
 
 
-@nb.njit(cache=True)
+@kernel
 def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
     results = ctx[5]
     score_game(world, ctx[0], results)
@@ -103,6 +120,7 @@ def ismcts(
         np.zeros(1, dtype=np.int64),
         np.zeros((n, RESULT_WIDTH), dtype=np.int64),
         work_array(),
+        np.empty(LEGAL_ROOM, dtype=np.int64),
     )
     legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()
     sides = np.arange(n)

@@ -9,7 +9,7 @@ the lookahead player's one random stream. An option's value is its mean final ma
 `ismcts`'s context is (the table, the rollout weights, the row stats, the scores, an
 order, kind counts, the unwritten log, side totals and places, the heuristic's row
 changes); the bag order is a world's only chance, fixed by `determinize`, and every
-draw is the player's stream's.
+draw is the player's stream's. Its hooks are kernels, as the search requires.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.compiled.ismcts import PARAMS, searcher
+from sanssim.compiled.ismcts import PARAMS, best_first, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.engine import (
     EMPTY,
@@ -165,16 +165,11 @@ def margin(t, s: np.ndarray, seat: np.int64, totals: np.ndarray) -> np.int64:
 
 
 @kernel
-def ranked(t, s, policy, stats, changes, scores, order) -> None:  # type: ignore[no-untyped-def]
-    """`order[:n]`: the legal choices' indices as the rollout heuristic's `explain` ranks
-    them (a stable sort by -score: legal order among equal scores)."""
+def ranked(t, s, policy, stats, changes, scores, k, order) -> np.int64:  # type: ignore[no-untyped-def]
+    """`order[:k]`: the indices of the `k` legal choices the rollout heuristic's `explain`
+    ranks first (a stable sort by -score: legal order among equal scores); how many."""
     heuristic_scores(t, s, s[CURRENT], policy, stats, changes, scores)
-    for i in range(s[N_LEGAL]):
-        j = i
-        while j > 0 and scores[order[j - 1]] < scores[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+    return best_first(scores, s[N_LEGAL], k, order)
 
 
 @kernel
@@ -206,9 +201,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     world = ints[at : at + t[S_SIZE]]
     branch = ints[at + t[S_SIZE] : at + 2 * t[S_SIZE]]
     seat = s[CURRENT]
-    n = s[N_LEGAL]
-    ranked(t, s, policy, stats, changes, scores, order)
-    width = min(n, max(1, np.int64(w[WIDTH])))
+    width = ranked(t, s, policy, stats, changes, scores, max(1, np.int64(w[WIDTH])), order)
     legal = t[S_LEGAL]
     if width == 1:
         return s[legal + order[0]]
@@ -236,7 +229,7 @@ def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
     determinize(ctx[0], root, root[CURRENT], g, world, ctx[5])
 
 
-@nb.njit(cache=True)
+@kernel
 def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def]
     t = ctx[0]
     n = world[N_LEGAL]
@@ -246,28 +239,28 @@ def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def
             out[i] = world[legal + i]
         return n
     order = ctx[4]
-    ranked(t, world, ctx[1], ctx[2], ctx[9], ctx[3], order)
+    ranked(t, world, ctx[1], ctx[2], ctx[9], ctx[3], width, order)
     for i in range(width):
         out[i] = world[legal + order[i]]
     return width
 
 
-@nb.njit(cache=True)
+@kernel
 def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
     apply(ctx[0], world, action, ctx[6], -1)
 
 
-@nb.njit(cache=True)
+@kernel
 def _over(world) -> bool:  # type: ignore[no-untyped-def]
     return world[N_LEGAL] == 0
 
 
-@nb.njit(cache=True)
+@kernel
 def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
     return world[CURRENT]
 
 
-@nb.njit(cache=True)
+@kernel
 def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     """One decision of `play_out`."""
     t = ctx[0]
@@ -279,7 +272,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     apply(t, world, action, ctx[6], -1)
 
 
-@nb.njit(cache=True)
+@kernel
 def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
     """Each seat its side's place and total (`State.ranks`, `State.returns`)."""
     t = ctx[0]

@@ -35,7 +35,7 @@ F_VALUE = F_COLOUR_VALUE + E.N_GEMS
 F_WANT = F_VALUE + MAX_CARDS
 F_WANT2 = F_WANT + E.N_GEMS
 F_DENIED = F_WANT2 + E.N_GEMS
-F_MISSING = F_DENIED + E.N_SLOTS  # each noble on the table's bonuses missing
+F_MISSING = F_DENIED + E.N_SLOTS  # each noble on the table's pull
 
 
 @jit
@@ -59,13 +59,14 @@ def _colour_values(
     ids: np.ndarray, count: int, missing: np.ndarray, out: np.ndarray,
 ) -> None:  # fmt: skip
     """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull
-    (each noble's bonuses missing counted once, in `missing`)."""
+    (each noble's pull, 3 over one more than its bonuses missing, found once in
+    `missing`)."""
     for t in range(S[L.H_N_TABLE]):
         noble = S[L.TABLE + t]
         short = 0
         for x in range(E.N_GEMS):
             short += max(0, nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x])
-        missing[t] = short
+        missing[t] = 3.0 / (1 + short)
     for c in range(E.N_GEMS):
         have = S[base + L.P_BONUS + c]
         demand = 0.0
@@ -75,29 +76,60 @@ def _colour_values(
         pull = 0.0
         for t in range(S[L.H_N_TABLE]):
             if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have:
-                pull += 3.0 / (1 + missing[t])
+                pull += missing[t]
         out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
 
 
 @inline
-def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, out: np.ndarray) -> None:
-    """Display slot -> points an opponent could take with it next turn."""
-    for slot in range(E.N_SLOTS):
-        out[slot] = 0.0
+def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int) -> float:
+    """The points an opponent could take with a display slot's card next turn: the
+    card's, if any opponent can afford it (bonuses, tokens, gold for the rest)."""
+    card = S[L.DISPLAY + slot]
+    if card < 0 or not cards[card, L.K_POINTS]:
+        return 0.0
     for q in range(cfg[L.C_N]):
         if q == p:
             continue
         other = seat(q)
-        for slot in range(E.N_SLOTS):
-            card = S[L.DISPLAY + slot]
-            if card < 0 or not cards[card, L.K_POINTS]:
-                continue
-            missing = 0
-            for c in range(E.N_GEMS):
-                need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
-                missing += max(0, need - S[other + L.P_TOKENS + c])
-            if missing <= S[other + L.P_TOKENS + E.GOLD]:
-                out[slot] = _larger(out[slot], float(cards[card, L.K_POINTS]))
+        gold = S[other + L.P_TOKENS + E.GOLD]
+        missing = 0
+        for c in range(E.N_GEMS):
+            need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
+            missing += max(0, need - S[other + L.P_TOKENS + c])
+            if missing > gold:
+                break
+        if missing <= gold:
+            return float(cards[card, L.K_POINTS])
+    return 0.0
+
+
+@inline
+def _denied_at(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
+               denied: np.ndarray) -> float:  # fmt: skip
+    """`_denied`, each slot's computed once a call (`denied`: -1 where not yet)."""
+    if denied[slot] < 0.0:
+        denied[slot] = _denied(S, cfg, cards, p, slot)
+    return denied[slot]
+
+
+@inline
+def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
+                  out: np.ndarray) -> None:  # fmt: skip
+    """A noble choice's scores: minus a tenth of the fewest bonuses any opponent lacks."""
+    for j in range(S[L.H_N_LEGAL]):
+        noble = S[L.LEGAL + j] - E.NOBLE
+        closest = -1
+        for q in range(cfg[L.C_N]):
+            if q != p:
+                missing = 0
+                for c in range(E.N_GEMS):
+                    need = nobles[noble, L.N_REQUIREMENT + c]
+                    missing += max(0, need - S[seat(q) + L.P_BONUS + c])
+                if closest < 0 or missing < closest:
+                    closest = missing
+        score = 0.0
+        score += -0.1 * closest
+        out[j] = score
 
 
 @jit
@@ -110,8 +142,14 @@ def heuristic_scores(
     out: np.ndarray,
     work: tuple,
 ) -> None:
-    """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch)."""
+    """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch). What
+    a phase's options do not read is not computed (a noble choice reads only the
+    nobles; a return, no denials; a denial is found only for a slot an option uses)."""
     p = S[L.H_CURRENT]
+    phase = S[L.H_PHASE]
+    if phase == E.NOBLE_CHOICE:
+        _noble_scores(S, cfg, nobles, p, out)
+        return
     base = seat(p)
     count = position(S, cards, base, work)
     acts, ids, shorts, floats = work
@@ -134,36 +172,29 @@ def heuristic_scores(
                 want[c] = _larger(want[c], pull) + w[W_SPREAD] * pull
             if shorts[i, c] > 1:
                 want2[c] = _larger(want2[c], pull) + w[W_SPREAD] * pull
-    held = 0
-    for c in range(E.N_GEMS + 1):
-        held += S[base + L.P_TOKENS + c]
-    limit = cfg[L.C_LIMIT + p]
-    denied = floats[F_DENIED : F_DENIED + E.N_SLOTS]
-    _denied(S, cfg, cards, p, denied)
-    phase = S[L.H_PHASE]
-    for j in range(S[L.H_N_LEGAL]):
-        a = S[L.LEGAL + j]
-        score = 0.0
-        if phase == E.RETURNING:
-            c = a - E.RETURN
+    if phase == E.RETURNING:
+        for j in range(S[L.H_N_LEGAL]):
+            c = S[L.LEGAL + j] - E.RETURN
+            score = 0.0
             if c == E.GOLD:
                 score += -10.0
             else:
                 score += -want[c]
                 score += 0.01 * S[base + L.P_TOKENS + c]
-        elif phase == E.NOBLE_CHOICE:
-            noble = a - E.NOBLE
-            closest = -1
-            for q in range(cfg[L.C_N]):
-                if q != p:
-                    missing = 0
-                    for c in range(E.N_GEMS):
-                        need = nobles[noble, L.N_REQUIREMENT + c]
-                        missing += max(0, need - S[seat(q) + L.P_BONUS + c])
-                    if closest < 0 or missing < closest:
-                        closest = missing
-            score += -0.1 * closest
-        elif a < E.RESERVE:
+            out[j] = score
+        return
+    held = 0
+    for c in range(E.N_GEMS + 1):
+        held += S[base + L.P_TOKENS + c]
+    limit = cfg[L.C_LIMIT + p]
+    denied = floats[F_DENIED : F_DENIED + E.N_SLOTS]
+    for slot in range(E.N_SLOTS):
+        denied[slot] = -1.0
+    gold_gain = w[W_GOLD_GAIN] + _largest(want)
+    for j in range(S[L.H_N_LEGAL]):
+        a = S[L.LEGAL + j]
+        score = 0.0
+        if a < E.RESERVE:
             gains = 0
             progress = 0.0
             if a >= E.TAKE2:
@@ -180,7 +211,7 @@ def heuristic_scores(
         elif a < E.BUY:
             score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
             if S[L.SUPPLY + E.GOLD]:
-                score += w[W_GOLD_GAIN] + _largest(want)
+                score += gold_gain
                 score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
             if a < E.RESERVE_BLIND:
                 slot = a - E.RESERVE
@@ -188,7 +219,7 @@ def heuristic_scores(
                 missing = max(0, shorts[i].sum() - gold - 1)
                 if missing <= w[W_REACH]:
                     score += w[W_RESERVE] * value[i] / (missing + 1)
-                score += w[W_DENY] * denied[slot]
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied)
         elif a < E.PASS:
             i = find(acts, count, a)
             gems, paid_gold = spent(S, cards, base, ids[i])
@@ -196,5 +227,5 @@ def heuristic_scores(
             score += colour_value[cards[ids[i], L.K_BONUS]]
             score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
             if a < E.BUY_RESERVED:
-                score += w[W_DENY] * denied[a - E.BUY]
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - E.BUY, denied)
         out[j] = score

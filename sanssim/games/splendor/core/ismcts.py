@@ -1,11 +1,10 @@
 """`ismcts` on the Splendor core: the shared search (`sanssim.compiled.ismcts`) over this
 core's determinisation, option ranking and heuristic rollouts (`lookahead`).
 
-The context is (the game's tables, an unwritten log, heuristic scores and work space).
-A world's decks are its only chance, fixed by `determinize`, so a world needs no
-stream of its own; the rollouts' uniform draws come from the player's stream. The
-hooks are plain `nb.njit`, not the core's reference-count-free kernels: the search
-allocates its tree and the ranking sorts.
+The context is (the game's tables, an unwritten log, heuristic scores and work space,
+an option order, `determinize`'s scratch). A world's decks are its only chance, fixed
+by `determinize`, so a world needs no stream of its own; the rollouts' uniform draws
+come from the player's stream. The hooks are kernels, as the search requires.
 """
 
 from __future__ import annotations
@@ -18,45 +17,51 @@ from sanssim.compiled.ismcts import PARAMS, searcher
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
-from sanssim.games.splendor.core.lookahead import ROLLOUT_PARAMS, determinize, ranked
+from sanssim.games.splendor.core.lookahead import (
+    ROLLOUT_PARAMS,
+    determinize,
+    determinize_work,
+    ranked,
+)
 from sanssim.games.splendor.core.position import best, new_work
 from sanssim.games.splendor.core.rules import apply
-from sanssim.games.splendor.core.state import copy, ranks_of, seat
+from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
 
 
-@nb.njit(cache=True)
+@jit
 def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
-    determinize(root, ctx[0], ctx[1], root[L.H_CURRENT], g, world)
+    determinize(root, ctx[0], ctx[1], root[L.H_CURRENT], g, world, ctx[7], ctx[8])
 
 
-@nb.njit(cache=True)
+@jit
 def _options(ctx, world, width, out) -> int:  # type: ignore[no-untyped-def]
     n = world[L.H_N_LEGAL]
     if width < 1 or n <= width:
         copy(out, 0, world, L.LEGAL, n)
         return n
-    order = ranked(world, ctx[0], ctx[1], ctx[2], ctx[4], ctx[5])
+    order = ctx[6]
+    ranked(world, ctx[0], ctx[1], ctx[2], ctx[4], ctx[5], width, order)
     for i in range(width):
         out[i] = world[L.LEGAL + order[i]]
     return width
 
 
-@nb.njit(cache=True)
+@jit
 def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
     apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
 
 
-@nb.njit(cache=True)
+@jit
 def _over(world) -> bool:  # type: ignore[no-untyped-def]
     return world[L.H_N_LEGAL] == 0
 
 
-@nb.njit(cache=True)
+@jit
 def _mover(world) -> int:  # type: ignore[no-untyped-def]
     return world[L.H_CURRENT]
 
 
-@nb.njit(cache=True)
+@jit
 def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     """One decision of `lookahead.play_out`."""
     if uniform:
@@ -67,7 +72,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
 
 
-@nb.njit(cache=True)
+@jit
 def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
     n = ranks.shape[0]
     ranks_of(world, n, ctx[0][L.C_TIES_LATER], ranks)
@@ -84,6 +89,7 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
            means: np.ndarray) -> int:  # fmt: skip
     """`IsmctsStrategy.choose` for the current seat (its `terms` in `visits` and `means`,
     one per legal choice); `params`: the search's (`sanssim.compiled.ismcts.parameters`)."""
+    hidden, pool = determinize_work(cfg)
     ctx = (
         cfg,
         cards,
@@ -91,6 +97,9 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
         np.zeros((1, E.RECORD_WIDTH), dtype=np.int32),  # never written: no record
         np.empty(L.MAX_LEGAL, dtype=np.float64),
         new_work(),
+        np.empty(L.MAX_LEGAL, dtype=np.int64),
+        hidden,
+        pool,
     )
     legal = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
     sides = np.arange(cfg[L.C_N])

@@ -6,9 +6,11 @@ every seat plays on by the default `heuristic` to the end."""
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.ismcts import best_first
 from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
@@ -21,13 +23,15 @@ ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
 W_ROLLOUTS, W_WIDTH = 0, 1
 
 
-@inline
+@jit
 def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: np.ndarray,
-                out: np.ndarray) -> None:  # fmt: skip
-    """`out`: a full state consistent with what seat `me` sees of `S`, unknowns from `g`."""
+                out: np.ndarray, hidden: np.ndarray, pool: np.ndarray) -> None:  # fmt: skip
+    """`out`: a full state consistent with what seat `me` sees of `S`, unknowns from `g`
+    (scratch: `hidden`, a flag a card, and `pool`, room for a level's cards)."""
     copy(out, 0, S, 0, len(S))
     out[L.H_RECORD] = 0
-    hidden = np.zeros(cfg[L.C_N_CARDS], dtype=np.bool_)
+    for card in range(cfg[L.C_N_CARDS]):
+        hidden[card] = False
     for q in range(cfg[L.C_N]):
         if q != me:
             base = seat(q)
@@ -39,9 +43,8 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         deck = L.DECKS + start
         for i in range(S[L.H_DECK_LEFT + level]):
             hidden[S[deck + i]] = True
-        pool = np.empty(cfg[L.C_LEVEL_COUNT + level], dtype=np.int64)
         size = 0
-        for i in range(len(pool)):
+        for i in range(cfg[L.C_LEVEL_COUNT + level]):
             card = cfg[L.C_LEVEL_CARDS + start + i]
             if hidden[card]:
                 pool[size] = card
@@ -57,6 +60,13 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
                     size -= 1
                     out[base + L.P_RESERVED + i] = pool[size]
         copy(out, deck, pool, 0, size)
+
+
+@nb.njit(cache=True)
+def determinize_work(cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`determinize`'s scratch, allocated once a decision."""
+    n_cards = cfg[L.C_N_CARDS]
+    return np.zeros(n_cards, dtype=np.bool_), np.empty(n_cards, dtype=np.int64)
 
 
 @jit
@@ -85,13 +95,13 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
     return S[seat(me) + L.P_POINTS] - others
 
 
-@inline
+@jit
 def ranked(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
-           scores: np.ndarray, work: tuple) -> np.ndarray:  # fmt: skip
-    """The legal choices' indices as the default heuristic's `explain` ranks them: best
-    score first, equal scores in legal order."""
+           scores: np.ndarray, work: tuple, k: int, order: np.ndarray) -> int:  # fmt: skip
+    """`order[:k]`: the indices of the `k` legal choices the default heuristic's `explain`
+    ranks first, best score first, equal scores in legal order; how many (`k` at most)."""
     heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
-    return np.argsort(-scores[: S[L.H_N_LEGAL]], kind="mergesort")  # stable, as list.sort
+    return best_first(scores, S[L.H_N_LEGAL], k, order)
 
 
 @inline
@@ -99,9 +109,8 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
                      params: np.ndarray, g: np.ndarray, work: tuple,
                      scores: np.ndarray) -> int:  # fmt: skip
     """`LookaheadStrategy.choose`: the option of the best mean final margin."""
-    n_legal = S[L.H_N_LEGAL]
-    order = ranked(S, cfg, cards, nobles, scores, work)
-    tried = min(max(1, int(params[W_WIDTH])), n_legal)
+    order = np.empty(L.MAX_LEGAL, dtype=np.int64)
+    tried = ranked(S, cfg, cards, nobles, scores, work, max(1, int(params[W_WIDTH])), order)
     if tried == 1:
         return S[L.LEGAL + order[0]]
     worlds = max(1, int(params[W_ROLLOUTS]) // tried)
@@ -110,8 +119,9 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
     state = np.empty_like(S)
     log = np.zeros((1, E.RECORD_WIDTH), dtype=np.int32)  # never written: no record
     me = S[L.H_CURRENT]
+    hidden, pool = determinize_work(cfg)
     for _ in range(worlds):
-        determinize(S, cfg, cards, me, g, world)
+        determinize(S, cfg, cards, me, g, world, hidden, pool)
         for i in range(tried):
             copy(state, 0, world, 0, len(world))
             apply(state, cfg, cards, nobles, log, S[L.LEGAL + order[i]])
