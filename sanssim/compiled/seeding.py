@@ -85,35 +85,11 @@ _G = ((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15))
 _G += ((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14))
 
 
-def _rounds(builder: ir.IRBuilder, v: list, ms: list) -> None:
-    """BLAKE2b's twelve rounds on the work vector `v` (16 words, or 16 vectors of a
-    word of every lane) with message words `ms`, written out: every word in a register
-    and every message index a constant, where numba's loop would read the schedule and
-    the words from memory at each step."""
-
-    def rotr(x, n):
-        return builder.or_(
-            builder.lshr(x, ir.Constant(x.type, n)), builder.shl(x, ir.Constant(x.type, 64 - n))
-        )
-
-    for r in range(12):
-        s = _SIGMA[r % 10]
-        for k, (a, b, c, d) in enumerate(_G):  # G in two halves, a message word each
-            for half, (rd, rb) in enumerate(((32, 24), (16, 63))):
-                v[a] = builder.add(builder.add(v[a], v[b]), ms[s[2 * k + half]])
-                v[d] = rotr(builder.xor(v[d], v[a]), rd)
-                v[c] = builder.add(v[c], v[d])
-                v[b] = rotr(builder.xor(v[b], v[c]), rb)
-
-
-def _word(kind: ir.Type, x: int) -> ir.Constant:
-    """An unsigned 64-bit word (or every lane of a vector of them) as LLVM reads it."""
-    return ir.Constant(kind, int(x) - (1 << 64) if int(x) >> 63 else int(x))
-
-
 @intrinsic
 def _compress(typingctx, h, m, count, last):
-    """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F)."""
+    """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F), its twelve
+    rounds written out: every word in a register and every message index a constant,
+    where numba's loop would read the schedule and the words from memory at each step."""
     if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in (h, m)):
         return None
 
@@ -126,54 +102,31 @@ def _compress(typingctx, h, m, count, last):
             index = context.get_constant(types.intp, i)
             return cgutils.get_item_pointer(context, builder, aryty, array, [index])
 
+        def constant(x):  # an unsigned 64-bit word as LLVM reads it: two's complement
+            return word(int(x) - (1 << 64) if int(x) >> 63 else int(x))
+
+        def rotr(x, n):
+            return builder.or_(builder.lshr(x, word(n)), builder.shl(x, word(64 - n)))
+
         hs = [builder.load(at(state, h, i)) for i in range(8)]
-        v = hs + [_word(word, x) for x in _IV]
+        ms = [builder.load(at(block, m, i)) for i in range(16)]
+        v = hs + [constant(x) for x in _IV]
         v[12] = builder.xor(v[12], context.cast(builder, args[2], count, types.uint64))
         final = context.cast(builder, args[3], last, types.boolean)
-        v[14] = builder.select(final, _word(word, ~_IV[6]), v[14])
-        _rounds(builder, v, [builder.load(at(block, m, i)) for i in range(16)])
+        v[14] = builder.select(final, constant(~_IV[6]), v[14])
+        for r in range(12):
+            s = _SIGMA[r % 10]
+            for k, (a, b, c, d) in enumerate(_G):  # G in two halves, a message word each
+                for half, (rd, rb) in enumerate(((32, 24), (16, 63))):
+                    v[a] = builder.add(builder.add(v[a], v[b]), ms[s[2 * k + half]])
+                    v[d] = rotr(builder.xor(v[d], v[a]), rd)
+                    v[c] = builder.add(v[c], v[d])
+                    v[b] = rotr(builder.xor(v[b], v[c]), rb)
         for i in range(8):
             builder.store(builder.xor(hs[i], builder.xor(v[i], v[i + 8])), at(state, h, i))
         return context.get_dummy_value()
 
     return types.none(h, m, count, last), codegen
-
-
-HASH_LANES = 8  # texts `_compress_lanes` hashes side by side: a 512-bit vector of words
-
-
-@intrinsic
-def _compress_lanes(typingctx, h, m, count):
-    """`_compress` of the last blocks of HASH_LANES texts side by side: lane j's state
-    `h[:, j]`, its block `m[:, j]`, its length `count[j]` (C-contiguous uint64 arrays of
-    HASH_LANES columns); each word of the work vector is one vector of every lane's."""
-    if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in (h, m, count)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        lanes = ir.VectorType(ir.IntType(64), HASH_LANES)
-        state, block, length = (
-            context.make_array(t)(context, builder, a)
-            for t, a in zip((h, m, count), args, strict=True)
-        )
-
-        def at(array, aryty, *index):
-            indices = [context.get_constant(types.intp, i) for i in index]
-            pointer = cgutils.get_item_pointer(context, builder, aryty, array, indices)
-            return builder.bitcast(pointer, lanes.as_pointer())
-
-        hs = [builder.load(at(state, h, i, 0), align=8) for i in range(8)]
-        v = hs + [_word(lanes, x) for x in _IV]
-        v[12] = builder.xor(v[12], builder.load(at(length, count, 0), align=8))
-        v[14] = _word(lanes, ~_IV[6])
-        _rounds(builder, v, [builder.load(at(block, m, i, 0), align=8) for i in range(16)])
-        for i in range(8):
-            builder.store(
-                builder.xor(hs[i], builder.xor(v[i], v[i + 8])), at(state, h, i, 0), align=8
-            )
-        return context.get_dummy_value()
-
-    return types.none(h, m, count), codegen
 
 
 @kernel
@@ -183,39 +136,23 @@ def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
     h, m = words[:8], words[8:24]
     for i in range(8):
         h[i] = _IV[i]
-    h[0] ^= _PARAMETERS
+    h[0] ^= np.uint64(0x01010000 | _DIGEST)
     done = 0
     while True:
         size = min(_BLOCK, length - done)
         last = done + size == length
-        _pack(text, done, size, m)
+        for w in range(16):  # little-endian words, each built in a register
+            x = np.uint64(0)
+            for i in range(max(0, min(8, size - 8 * w))):
+                x |= np.uint64(text[done + 8 * w + i]) << np.uint64(8 * i)
+            m[w] = x
         _compress(h, m, done + size, last)
         done += size
         if last:
             break
-    return _digest(h[0])
-
-
-_PARAMETERS = np.uint64(0x01010000 | _DIGEST)  # h[0]'s: digest length, no key, fan-out 1
-
-
-@kernel
-def _pack(text: np.ndarray, start: int, size: int, m: np.ndarray) -> None:
-    """`text[start:start + size]` as a block's 16 little-endian words (0 past its end),
-    each built in a register."""
-    for w in range(16):
-        x = np.uint64(0)
-        for i in range(max(0, min(8, size - 8 * w))):
-            x |= np.uint64(text[start + 8 * w + i]) << np.uint64(8 * i)
-        m[w] = x
-
-
-@kernel
-def _digest(h0: np.uint64) -> np.uint64:
-    """The 8-byte digest as a big-endian integer: h[0]'s little-endian bytes."""
     out = np.uint64(0)
-    for i in range(_DIGEST):
-        out = (out << np.uint64(8)) | ((h0 >> np.uint64(8 * i)) & np.uint64(0xFF))
+    for i in range(_DIGEST):  # the first 8 little-endian bytes of h[0], read big-endian
+        out = (out << np.uint64(8)) | ((h[0] >> np.uint64(8 * i)) & np.uint64(0xFF))
     return out
 
 
@@ -259,21 +196,10 @@ def _derive_after(
 ) -> np.int64:
     """`derive`, the seed's text already the first `length` bytes of `text` (a game's
     streams share it)."""
-    return _seed_of(blake2b64(text, _append(length, table, row, text), words))
-
-
-@kernel
-def _append(length: int, table: np.ndarray, row: int, text: np.ndarray) -> int:
-    """`table[row]`'s bytes after the first `length` of `text`; the text's length."""
     for i in range(table[row, 0]):
         text[length + i] = table[row, 1 + i]
-    return length + table[row, 0]
-
-
-@kernel
-def _seed_of(digest: np.uint64) -> np.int64:
-    """`derive_seed`'s seed from its digest: the top SEED_BITS."""
-    return np.int64(digest >> np.uint64(64 - SEED_BITS))
+    length += table[row, 0]
+    return np.int64(blake2b64(text, length, words) >> np.uint64(64 - SEED_BITS))
 
 
 @nb.njit(cache=True)
@@ -287,17 +213,13 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
     """Seed the streams of the block of games from `first` (at most BLOCK_GAMES, to the
     end of `game_seeds`): game first + i's stream s is `gens[i * streams + s]`, drawing
     as `random.Random` seeded as `table` says (`stream_table`, `rng.seed_block`); UNUSED
-    streams are left as they are. Texts that fit one block (a table's parts of at most
-    108 bytes) are hashed HASH_LANES at a time, the others one by one."""
+    streams are left as they are."""
     streams = table.shape[0]
     count = min(BLOCK_GAMES, len(game_seeds) - first)
     text, words = scratch(table)
     rows = np.empty(count * streams, dtype=np.int64)
     values = np.empty(count * streams, dtype=np.int64)
-    together = _WIDEST_INT + table.shape[1] - 1 <= _BLOCK
-    h, m = np.empty((8, HASH_LANES), np.uint64), np.zeros((16, HASH_LANES), np.uint64)
-    lengths, waiting = np.zeros(HASH_LANES, np.uint64), np.empty(HASH_LANES, np.int64)
-    packed = used = 0
+    used = 0
     for i in range(count):
         seed = game_seeds[first + i]
         length = _write_int(seed, text)
@@ -306,41 +228,8 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
             if kind == UNUSED:
                 continue
             rows[used] = i * streams + s
-            if kind == GAME_SEED:
-                values[used] = seed
-            elif not together:
-                values[used] = _derive_after(length, table, s, text, words)
-            else:
-                lengths[packed] = _append(length, table, s, text)
-                _pack(text, 0, lengths[packed], m[:, packed])
-                waiting[packed] = used
-                packed += 1
-                if packed == HASH_LANES:
-                    _hash_lanes(h, m, lengths, waiting, packed, values)
-                    packed = 0
+            values[used] = (
+                seed if kind == GAME_SEED else _derive_after(length, table, s, text, words)
+            )
             used += 1
-    _hash_lanes(h, m, lengths, waiting, packed, values)
     rng.seed_block(gens, rows[:used], values[:used])
-
-
-@kernel
-def _hash_lanes(
-    h: np.ndarray,
-    m: np.ndarray,
-    lengths: np.ndarray,
-    waiting: np.ndarray,
-    packed: int,
-    values: np.ndarray,
-) -> None:
-    """The seeds of the first `packed` texts in the lanes of `m` (`lengths` long), into
-    `values` at `waiting`."""
-    if packed == 0:
-        return
-    for i in range(8):
-        for j in range(HASH_LANES):
-            h[i, j] = _IV[i]
-    for j in range(HASH_LANES):
-        h[0, j] ^= _PARAMETERS
-    _compress_lanes(h, m, lengths)
-    for j in range(packed):
-        values[waiting[j]] = _seed_of(_digest(h[0, j]))
