@@ -15,7 +15,7 @@ import random as _random
 import numba as nb
 import numpy as np
 
-from sanssim.compiled.bits import bit_length
+from sanssim.compiled.bits import TILE, bit_length, transpose_tile
 from sanssim.compiled.kernel import kernel
 
 N = 624
@@ -98,9 +98,8 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
     draws as after `seed`.
 
     Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
-    by side, word i of every lane together; the block is copied out a cache line of each
-    generator at a time, and each generator twists on its own row (contiguous, so that
-    the twist vectorises; across the block's lanes it does not)."""
+    by side, word i of every lane together, and twist side by side too; the block is then
+    transposed into the generators' rows a square tile at a time."""
     lanes = np.empty((N, LANES), dtype=np.uint32)
     prev = np.empty(LANES, dtype=np.uint32)
     even = np.empty(LANES, dtype=np.uint32)  # added at init_by_array's even steps
@@ -116,19 +115,13 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
         for i in range(2, N):  # the second loop: words 2 to 623, then word 1
             _final_step(lanes, i, prev)
         _final_step(lanes, 1, prev)
-        for first in range(0, N, _TILE):
-            for lane in range(used):
-                row = rows[start + lane]
-                for i in range(first, first + _TILE):
-                    gens[row, i] = lanes[i, lane]
+        _twist_lanes(lanes)
+        for lane in range(0, used, TILE):
+            count = min(TILE, used - lane)
+            for first in range(0, N, TILE):
+                transpose_tile(lanes, first, lane, gens, rows[start + lane :], count)
         for lane in range(used):
-            g = gens[rows[start + lane]]
-            g[0] = _UPPER
-            _twist(g)
-            g[N] = 0
-
-
-_TILE = 16  # words of a generator copied out of the block together: 64 bytes, a cache line
+            gens[rows[start + lane], N] = 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -154,6 +147,27 @@ def _final_step(lanes: np.ndarray, i: int, prev: np.ndarray) -> None:
         cur = np.uint32((lanes[i, lane] ^ _spread(prev[lane], _ARRAY_2)) - np.uint32(i))
         lanes[i, lane] = cur
         prev[lane] = cur
+
+
+@kernel
+def _twist_lanes(block: np.ndarray) -> None:
+    """`_twist` of every lane's generator at once, word kk of all lanes together, from
+    the state init_by_array leaves (its word 0 set to 0x80000000)."""
+    lanes = block.reshape(N * LANES)  # rows a constant length apart: the loops vectorise
+    for lane in range(LANES):
+        lanes[lane] = _UPPER
+    for kk in range(N - M):  # split where kk + M wraps, as `_twist`
+        _twist_row(lanes, kk, kk + 1, kk + M)
+    for kk in range(N - M, N - 1):
+        _twist_row(lanes, kk, kk + 1, kk + M - N)
+    _twist_row(lanes, N - 1, 0, M - 1)
+
+
+@nb.njit(cache=True, inline="always")
+def _twist_row(lanes: np.ndarray, kk: int, nxt: int, far: int) -> None:
+    for lane in range(LANES):
+        y = (lanes[kk * LANES + lane] & _UPPER) | (lanes[nxt * LANES + lane] & _LOWER)
+        lanes[kk * LANES + lane] = lanes[far * LANES + lane] ^ _mix(y)
 
 
 @kernel

@@ -18,6 +18,9 @@ from collections.abc import Sequence
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from sanssim.compiled import rng
 from sanssim.compiled.kernel import kernel
@@ -41,20 +44,17 @@ _IV = np.array(
     ],
     dtype=np.uint64,
 )
-_SIGMA = np.array(
-    [
-        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-        [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
-        [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
-        [7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8],
-        [9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13],
-        [2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9],
-        [12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11],
-        [13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10],
-        [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
-        [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
-    ],
-    dtype=np.int64,
+_SIGMA = (
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
+    [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
+    [7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8],
+    [9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13],
+    [2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9],
+    [12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11],
+    [13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10],
+    [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
+    [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
 )
 _BLOCK = 128
 _DIGEST = 8  # bytes: derive_seed's digest_size
@@ -80,51 +80,53 @@ def stream_table(streams: Sequence[tuple[int | str, ...] | int]) -> np.ndarray:
     return table
 
 
-@nb.njit(cache=True, inline="always")
-def _rotr(x: np.uint64, n: int) -> np.uint64:
-    return (x >> np.uint64(n)) | (x << np.uint64(64 - n))
+# The work vector's columns, then its diagonals: where each round applies G.
+_G = ((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15))
+_G += ((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14))
 
 
-@nb.njit(cache=True, inline="always")
-def _mix(a, b, c, d, x, y):  # noqa: ANN001, ANN202 - numba's uint64 scalars
-    """BLAKE2b's G on one column or diagonal of the work vector."""
-    a = a + b + x
-    d = _rotr(d ^ a, 32)
-    c = c + d
-    b = _rotr(b ^ c, 24)
-    a = a + b + y
-    d = _rotr(d ^ a, 16)
-    c = c + d
-    b = _rotr(b ^ c, 63)
-    return a, b, c, d
+@intrinsic
+def _compress(typingctx, h, m, count, last):
+    """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F), its twelve
+    rounds written out: every word in a register and every message index a constant,
+    where numba's loop would read the schedule and the words from memory at each step."""
+    if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in (h, m)):
+        return None
 
+    def codegen(context, builder, signature, args):
+        word = ir.IntType(64)
+        state = context.make_array(h)(context, builder, args[0])
+        block = context.make_array(m)(context, builder, args[1])
 
-@kernel
-def _compress(h: np.ndarray, m: np.ndarray, count: int, last: bool) -> None:
-    """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F)."""
-    v0, v1, v2, v3, v4, v5, v6, v7 = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
-    v8, v9, v10, v11 = _IV[0], _IV[1], _IV[2], _IV[3]
-    v12, v13 = _IV[4] ^ np.uint64(count), _IV[5]
-    v14 = ~_IV[6] if last else _IV[6]
-    v15 = _IV[7]
-    for r in range(12):
-        s = _SIGMA[r % 10]
-        v0, v4, v8, v12 = _mix(v0, v4, v8, v12, m[s[0]], m[s[1]])
-        v1, v5, v9, v13 = _mix(v1, v5, v9, v13, m[s[2]], m[s[3]])
-        v2, v6, v10, v14 = _mix(v2, v6, v10, v14, m[s[4]], m[s[5]])
-        v3, v7, v11, v15 = _mix(v3, v7, v11, v15, m[s[6]], m[s[7]])
-        v0, v5, v10, v15 = _mix(v0, v5, v10, v15, m[s[8]], m[s[9]])
-        v1, v6, v11, v12 = _mix(v1, v6, v11, v12, m[s[10]], m[s[11]])
-        v2, v7, v8, v13 = _mix(v2, v7, v8, v13, m[s[12]], m[s[13]])
-        v3, v4, v9, v14 = _mix(v3, v4, v9, v14, m[s[14]], m[s[15]])
-    h[0] ^= v0 ^ v8
-    h[1] ^= v1 ^ v9
-    h[2] ^= v2 ^ v10
-    h[3] ^= v3 ^ v11
-    h[4] ^= v4 ^ v12
-    h[5] ^= v5 ^ v13
-    h[6] ^= v6 ^ v14
-    h[7] ^= v7 ^ v15
+        def at(array, aryty, i):
+            index = context.get_constant(types.intp, i)
+            return cgutils.get_item_pointer(context, builder, aryty, array, [index])
+
+        def constant(x):  # an unsigned 64-bit word as LLVM reads it: two's complement
+            return word(int(x) - (1 << 64) if int(x) >> 63 else int(x))
+
+        def rotr(x, n):
+            return builder.or_(builder.lshr(x, word(n)), builder.shl(x, word(64 - n)))
+
+        hs = [builder.load(at(state, h, i)) for i in range(8)]
+        ms = [builder.load(at(block, m, i)) for i in range(16)]
+        v = hs + [constant(x) for x in _IV]
+        v[12] = builder.xor(v[12], context.cast(builder, args[2], count, types.uint64))
+        final = context.cast(builder, args[3], last, types.boolean)
+        v[14] = builder.select(final, constant(~_IV[6]), v[14])
+        for r in range(12):
+            s = _SIGMA[r % 10]
+            for k, (a, b, c, d) in enumerate(_G):  # G in two halves, a message word each
+                for half, (rd, rb) in enumerate(((32, 24), (16, 63))):
+                    v[a] = builder.add(builder.add(v[a], v[b]), ms[s[2 * k + half]])
+                    v[d] = rotr(builder.xor(v[d], v[a]), rd)
+                    v[c] = builder.add(v[c], v[d])
+                    v[b] = rotr(builder.xor(v[b], v[c]), rb)
+        for i in range(8):
+            builder.store(builder.xor(hs[i], builder.xor(v[i], v[i + 8])), at(state, h, i))
+        return context.get_dummy_value()
+
+    return types.none(h, m, count, last), codegen
 
 
 @kernel
@@ -139,10 +141,11 @@ def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
     while True:
         size = min(_BLOCK, length - done)
         last = done + size == length
-        for i in range(16):
-            m[i] = 0
-        for i in range(size):
-            m[i >> 3] |= np.uint64(text[done + i]) << np.uint64(8 * (i & 7))
+        for w in range(16):  # little-endian words, each built in a register
+            x = np.uint64(0)
+            for i in range(max(0, min(8, size - 8 * w))):
+                x |= np.uint64(text[done + 8 * w + i]) << np.uint64(8 * i)
+            m[w] = x
         _compress(h, m, done + size, last)
         done += size
         if last:
@@ -184,7 +187,15 @@ def derive(
 ) -> np.int64:
     """`derive_seed(seed, *parts)` for the parts of `table[row]` (`stream_table`), in
     `scratch(table)`."""
-    length = _write_int(seed, text)
+    return _derive_after(_write_int(seed, text), table, row, text, words)
+
+
+@kernel
+def _derive_after(
+    length: int, table: np.ndarray, row: int, text: np.ndarray, words: np.ndarray
+) -> np.int64:
+    """`derive`, the seed's text already the first `length` bytes of `text` (a game's
+    streams share it)."""
     for i in range(table[row, 0]):
         text[length + i] = table[row, 1 + i]
     length += table[row, 0]
@@ -211,11 +222,14 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
     used = 0
     for i in range(count):
         seed = game_seeds[first + i]
+        length = _write_int(seed, text)
         for s in range(streams):
             kind = table[s, 0]
             if kind == UNUSED:
                 continue
             rows[used] = i * streams + s
-            values[used] = seed if kind == GAME_SEED else derive(seed, table, s, text, words)
+            values[used] = (
+                seed if kind == GAME_SEED else _derive_after(length, table, s, text, words)
+            )
             used += 1
     rng.seed_block(gens, rows[:used], values[:used])
