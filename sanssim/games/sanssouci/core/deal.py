@@ -6,6 +6,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
+from sanssim.games.sanssouci.core.choices import side_choices, start_turn
 from sanssim.games.sanssouci.core.layout import (
     DECK,
     DECK_LEN,
@@ -50,8 +51,6 @@ from sanssim.games.sanssouci.core.rules import (
     pop_supply,
     put_tile,
     reshuffle,
-    side_choices,
-    start_turn,
 )
 from sanssim.games.sanssouci.engine import (
     FULL,

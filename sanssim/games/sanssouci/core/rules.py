@@ -9,27 +9,24 @@ A finished turn's record is copied into row `pos[0]` of `log` when recording.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
-from sanssim.compiled.bits import bit_length, low_bit
+from sanssim.compiled.bits import bit_length
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci import engine
+from sanssim.games.sanssouci.core.choices import set_legal_bits, side_choices, start_turn, step
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DECK,
     DECK_LEN,
     DECKS,
     DISPLAY,
-    EXP_BOARD,
     EXP_SIDE,
     EXPANSION_POINTS,
     FILLED,
     G_CARD_KIND,
-    G_CARD_SLOTS,
     G_CARD_SYMBOL,
-    G_EXP_BOARD_SIDES,
     G_MARKS,
     G_N_EXP,
     G_RESHUFFLE,
@@ -51,10 +48,8 @@ from sanssim.games.sanssouci.core.layout import (
     PHASE,
     R_CARD,
     R_CARD_WILD,
-    R_DISPLAY,
     R_EXPANSION_POINTS,
     R_GARDENER,
-    R_HAND,
     R_NOBLE_COL,
     R_NOBLE_FROM,
     R_NOBLE_POINTS,
@@ -62,19 +57,16 @@ from sanssim.games.sanssouci.core.layout import (
     R_PLACED,
     R_RESHUFFLES,
     R_SCORE,
-    R_SEAT,
     R_SLOT,
     R_SUPPLY_LEFT,
     R_TARGET,
     R_TILE,
-    R_TURN,
     REACH,
     REC,
     RECORD,
     RECORD_WIDTH,
     RESHUFFLES,
     SCORE,
-    SIDES_PER_BOARD,
     SLOT_OF_SYMBOL,
     SUPPLY,
     SUPPLY_LEN,
@@ -83,7 +75,6 @@ from sanssim.games.sanssouci.core.layout import (
 )
 from sanssim.games.sanssouci.engine import (
     ALL_SLOTS,
-    CARD_PAIR,
     CARD_SYMBOL,
     DISCARD,
     END,
@@ -103,9 +94,6 @@ from sanssim.games.sanssouci.engine import NEIGHBOURS as _NEIGHBOURS
 from sanssim.games.sanssouci.engine import NOBLE_ZONE as _NOBLE_ZONE
 from sanssim.games.sanssouci.engine import ROW_MASK as _ROW_MASK
 
-# A rule step: a kernel inlined where it is called, since a call passes each array as
-# seven words on the stack, which costs more than most steps do.
-step = nb.njit(cache=True, _nrt=False, inline="always")
 ENDING = END + 1  # internal: the turn's moves are done, `end_turn` is due
 ROW_MASK = np.array(_ROW_MASK, dtype=np.int64)
 COL_MASK = np.array(_COL_MASK, dtype=np.int64)
@@ -116,17 +104,6 @@ SQUARES_PER_MARKS = 2 * N_SQUARES
 # a literal True and False twice.
 LANDSCAPE, GARDENER = np.bool_(False), np.bool_(True)
 flood = kernel(engine.flood)  # the engine's own flood fill, compiled as it is
-
-
-@step
-def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
-    """The legal choices: the squares of `mask`, lowest first (engine.bits)."""
-    k = 0
-    while mask:
-        st[LEGAL + k] = low_bit(mask)
-        mask &= mask - 1
-        k += 1
-    st[LEGAL_LEN] = k
 
 
 @step
@@ -176,56 +153,6 @@ def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
         put_tile(st, slot, pop_supply(st))
         count += 1
     return count
-
-
-@step
-def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
-    board = st[EXP_BOARD + st[CURRENT]]
-    for k in range(SIDES_PER_BOARD):
-        st[LEGAL + k] = gp[gp[G_EXP_BOARD_SIDES] + board * SIDES_PER_BOARD + k]
-    st[LEGAL_LEN] = SIDES_PER_BOARD
-
-
-@step
-def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
-    """The TAKE decision's legal choices (a single one is applied by `settle`)."""
-    p = st[CURRENT]
-    hand_len = st[HAND_LEN + p]
-    if st[RECORD]:  # the turn's record starts blank, with the hand and display it saw
-        rec = REC
-        for i in range(RECORD_WIDTH):
-            st[rec + i] = -1
-        for i in (R_CARD_WILD, R_GARDENER, R_EXPANSION_POINTS, R_NOBLE_POINTS, R_SCORE):
-            st[rec + i] = 0
-        st[rec + R_TURN] = st[TURN]
-        st[rec + R_SEAT] = p
-        for i in range(hand_len):
-            st[rec + R_HAND + i] = st[HANDS + HAND_SIZE * p + i]
-        for slot in range(N_SLOTS):
-            st[rec + R_DISPLAY + slot] = st[DISPLAY + slot]
-    filled = st[FILLED]
-    k = 0
-    for i in range(hand_len):
-        card = st[HANDS + HAND_SIZE * p + i]
-        kind = gp[G_CARD_KIND + card]
-        if kind == CARD_SYMBOL:
-            slots = st[SLOT_OF_SYMBOL + gp[G_CARD_SYMBOL + card]]
-            if slots == 0:
-                slots = filled
-        elif kind == CARD_PAIR:
-            slots = gp[G_CARD_SLOTS + card] & filled
-        else:
-            slots = filled
-        while slots:
-            st[LEGAL + k] = 10 * i + low_bit(slots)
-            slots &= slots - 1
-            k += 1
-    if k == 0:
-        for i in range(hand_len):
-            st[LEGAL + i] = DISCARD + i
-        k = hand_len
-    st[LEGAL_LEN] = k
-    st[PHASE] = TAKE
 
 
 @step

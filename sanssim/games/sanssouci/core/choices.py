@@ -1,0 +1,120 @@
+"""A decision's legal choices in compiled code, in `engine.State`'s order (`rules` applies them).
+
+A choice list is written into the state's LEGAL room without a data-dependent loop exit
+where it can be: a random game's turn is a few dozen instructions, and each mispredicted
+branch costs as much as a dozen of them. Entries past `LEGAL_LEN` are scratch.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sanssim.compiled.bits import bit_count, low_bit
+from sanssim.games.sanssouci.core.layout import (
+    CURRENT,
+    DISPLAY,
+    EXP_BOARD,
+    FILLED,
+    G_CARD_KIND,
+    G_CARD_SLOTS,
+    G_CARD_SYMBOL,
+    G_EXP_BOARD_SIDES,
+    HAND_LEN,
+    HANDS,
+    LEGAL,
+    LEGAL_LEN,
+    PHASE,
+    R_CARD_WILD,
+    R_DISPLAY,
+    R_EXPANSION_POINTS,
+    R_GARDENER,
+    R_HAND,
+    R_NOBLE_POINTS,
+    R_SCORE,
+    R_SEAT,
+    R_TURN,
+    REC,
+    RECORD,
+    RECORD_WIDTH,
+    SIDES_PER_BOARD,
+    SLOT_OF_SYMBOL,
+    TURN,
+)
+from sanssim.games.sanssouci.engine import (
+    CARD_PAIR,
+    CARD_SYMBOL,
+    DISCARD,
+    HAND_SIZE,
+    N_SLOTS,
+    TAKE,
+)
+
+# A rule step: a kernel inlined where it is called, since a call passes each array as
+# seven words on the stack, which costs more than most steps do.
+step = nb.njit(cache=True, _nrt=False, inline="always")
+# Above every square: what `low_bit` reads of a mask with no squares left.
+STOP = np.int64(1) << 62
+UNROLL = 4  # squares `set_legal_bits` writes per loop test: 54 of them fill the room, 56
+
+
+@step
+def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
+    """The legal choices: the squares of `mask`, lowest first (engine.bits), written
+    UNROLL at a time, so that a mask of up to four squares takes one loop test."""
+    st[LEGAL_LEN] = bit_count(mask)
+    k = 0
+    while mask:
+        for _ in range(UNROLL):
+            st[LEGAL + k] = low_bit(mask | STOP)
+            mask &= mask - 1
+            k += 1
+
+
+@step
+def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
+    board = st[EXP_BOARD + st[CURRENT]]
+    for k in range(SIDES_PER_BOARD):
+        st[LEGAL + k] = gp[gp[G_EXP_BOARD_SIDES] + board * SIDES_PER_BOARD + k]
+    st[LEGAL_LEN] = SIDES_PER_BOARD
+
+
+@step
+def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
+    """The TAKE decision's legal choices (a single one is applied by `settle`): each card's
+    slots, its kind picked by selects, and every slot written, the next entry advanced
+    past the slots it may take (branch-free, the same list)."""
+    p = st[CURRENT]
+    hand_len = st[HAND_LEN + p]
+    if st[RECORD]:  # the turn's record starts blank, with the hand and display it saw
+        rec = REC
+        for i in range(RECORD_WIDTH):
+            st[rec + i] = -1
+        for i in (R_CARD_WILD, R_GARDENER, R_EXPANSION_POINTS, R_NOBLE_POINTS, R_SCORE):
+            st[rec + i] = 0
+        st[rec + R_TURN] = st[TURN]
+        st[rec + R_SEAT] = p
+        for i in range(hand_len):
+            st[rec + R_HAND + i] = st[HANDS + HAND_SIZE * p + i]
+        for slot in range(N_SLOTS):
+            st[rec + R_DISPLAY + slot] = st[DISPLAY + slot]
+    filled = st[FILLED]
+    k = 0
+    for i in range(hand_len):
+        card = st[HANDS + HAND_SIZE * p + i]
+        kind = gp[G_CARD_KIND + card]
+        own = st[SLOT_OF_SYMBOL + gp[G_CARD_SYMBOL + card]]  # not a symbol card's: unread
+        slots = filled  # a joker's, or a symbol card's with its symbol not on display
+        if kind == CARD_PAIR:
+            slots = gp[G_CARD_SLOTS + card] & filled
+        if kind == CARD_SYMBOL and own != 0:
+            slots = own
+        for slot in range(N_SLOTS):
+            st[LEGAL + k] = 10 * i + slot
+            k += (slots >> slot) & 1
+    if k == 0:
+        for i in range(hand_len):
+            st[LEGAL + i] = DISCARD + i
+        k = hand_len
+    st[LEGAL_LEN] = k
+    st[PHASE] = TAKE
