@@ -132,12 +132,12 @@ def choose_simple(
     return best_by_score(st, gp, kind, w, work)
 
 
-@kernel
+@nb.njit(cache=True, inline="always")
 def best_by_score(
     st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, work: np.ndarray
 ) -> np.int64:
     """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score
-    (`work`: a `work_array`)."""
+    (`work`: a `work_array`); inlined where it is called, a library less to compile."""
     n_legal = st[LEGAL_LEN]
     scores = work[:TILES]
     if kind == GREEDY:
@@ -200,7 +200,7 @@ def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
     return 0 if first >= total else (total - 1 - first) // n + 1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel
 def _place_value(
     st: np.ndarray,
     gp: np.ndarray,
@@ -211,7 +211,8 @@ def _place_value(
     best_move: float,
     left: np.int64,
 ) -> float:
-    """_Turn.place_value; `left`: the tiles to place after this one (_Turn.left)."""
+    """_Turn.place_value; `left`: the tiles to place after this one (_Turn.left). Called,
+    not inlined, from its two call sites: one copy to compile, the heuristic's largest."""
     p = st[CURRENT]
     reach = st[REACH + p]
     gardeners = st[GARDENERS + p]
