@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DECK,
@@ -45,16 +46,37 @@ from sanssim.games.sanssouci.core.strategies import (
 from sanssim.games.sanssouci.engine import END, HAND_SIZE, TAKE
 
 
+@kernel
+def _sort(a: np.ndarray) -> None:
+    """Sort `a` in place, ascending: an insertion sort, as the arrays are short and
+    numba's own sort costs seconds of compile (the same order, as they hold ints)."""
+    for i in range(1, a.shape[0]):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@kernel
+def _copy(to: np.ndarray, source: np.ndarray) -> None:
+    """`to[:] = source` as a loop: numba's array assignment costs seconds of compile (its
+    shape checks' messages)."""
+    for i in range(source.shape[0]):
+        to[i] = source[i]
+
+
 @nb.njit(cache=True)
 def determinize(
     st: np.ndarray, gp: np.ndarray, world: np.ndarray, wg: np.ndarray, g: np.ndarray, me: int
 ) -> None:
     """`world` and its stream `wg`: a state consistent with what seat `me` sees of `st`,
     its unknowns sampled from `g` (PlayerView.determinize)."""
-    world[:] = st
+    _copy(world, st)
     world[RECORD] = 0
     size = world[SUPPLY_LEN]
-    world[SUPPLY : SUPPLY + size].sort()
+    _sort(world[SUPPLY : SUPPLY + size])
     mt.shuffle(g, world[SUPPLY : SUPPLY + size], size)
     pool = np.empty(DECK + HAND_SIZE, dtype=np.int64)
     n = gp[G_N]
@@ -62,7 +84,7 @@ def determinize(
         deck = DECKS + DECK * seat
         left = world[DECK_LEN + seat]
         if seat == me:
-            world[deck : deck + left].sort()
+            _sort(world[deck : deck + left])
             mt.shuffle(g, world[deck : deck + left], left)
             continue
         held = world[HAND_LEN + seat]
@@ -70,7 +92,7 @@ def determinize(
             pool[i] = world[HANDS + HAND_SIZE * seat + i]
         for i in range(left):
             pool[held + i] = world[deck + i]
-        pool[: held + left].sort()
+        _sort(pool[: held + left])
         mt.shuffle(g, pool[: held + left], held + left)
         for i in range(held):
             world[HANDS + HAND_SIZE * seat + i] = pool[i]
@@ -94,51 +116,52 @@ def determinize(
         start_turn(world, gp)
 
 
+@nb.njit(cache=True, inline="always")
+def _ahead(a: float, b: float) -> bool:
+    """Whether score `a` ranks before `b`: higher, or a number where `b` is NaN."""
+    return a > b or (np.isnan(b) and not np.isnan(a))
+
+
 @nb.njit(cache=True)
 def ranked(
     st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int, work: np.ndarray
 ) -> np.ndarray:
-    """heuristic.explain's first `width` options: best score first, ties in legal order."""
+    """heuristic.explain's first `width` options: best score first, ties in legal order
+    (a stable sort's first `width`, NaN last, picked one by one: numba's sorts cost
+    seconds of compile)."""
     n_legal = st[LEGAL_LEN]
     scores = np.empty(n_legal)
     heuristic_scores(st, gp, hw, scores, work)
-    order = np.argsort(-scores, kind="mergesort")
     keep = min(max(1, width), n_legal)
     options = np.empty(keep, dtype=np.int64)
+    taken = np.zeros(n_legal, dtype=np.bool_)
     for i in range(keep):
-        options[i] = st[LEGAL + order[i]]
+        best = -1
+        for j in range(n_legal):
+            if not taken[j] and (best < 0 or _ahead(scores[j], scores[best])):
+                best = j
+        taken[best] = True
+        options[i] = st[LEGAL + best]
     return options
 
 
-@nb.njit(cache=True)
-def play_out(
+@nb.njit(cache=True, inline="always")
+def _margin(
     world: np.ndarray,
     gp: np.ndarray,
     hw: np.ndarray,
+    seat: np.int64,
     wg: np.ndarray,
-    g: np.ndarray,
-    uniform: bool,
     work: np.ndarray,
-) -> None:
-    """Every seat plays the world (its stream `wg`) to the end by heuristic (weights `hw`),
-    or uniformly at random from the player's stream `g`."""
-    log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
-    pos = np.zeros(1, dtype=np.int64)
-    while world[PHASE] != END:
-        if uniform:
-            action = world[LEGAL + np.int64(mt.random(g) * world[LEGAL_LEN])]
-        else:
-            action = best_by_score(world, gp, np.int64(HEURISTIC), hw, work)
-        apply(world, gp, wg, action, log, pos)
-
-
-@nb.njit(cache=True)
-def _margin(
-    world: np.ndarray, gp: np.ndarray, hw: np.ndarray, seat: int, wg: np.ndarray, work
+    log: np.ndarray,
+    pos: np.ndarray,
 ) -> np.int64:
-    """Play the world (its stream `wg`) to the end by heuristic; the seat's total minus the
-    best other total."""
-    play_out(world, gp, hw, wg, wg, False, work)
+    """Every seat plays the world (its stream `wg`) to the end by heuristic (weights `hw`);
+    the seat's total minus the best other total. Inlined into `lookahead`, its one caller:
+    a library less to compile."""
+    while world[PHASE] != END:
+        action = best_by_score(world, gp, np.int64(HEURISTIC), hw, work)
+        apply(world, gp, wg, action, log, pos)
     n = gp[G_N]
     totals = np.zeros((n, RESULT_WIDTH), dtype=np.int64)
     score_game(world, gp, totals)
@@ -170,10 +193,10 @@ def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> n
     for _ in range(worlds):
         determinize(st, gp, world, wg, g, me)
         for i in range(k):
-            trial[:] = world
-            trial_g[:] = wg
+            _copy(trial, world)
+            _copy(trial_g, wg)
             apply(trial, gp, trial_g, options[i], log, pos)
-            totals[i] += _margin(trial, gp, w, me, trial_g, work)
+            totals[i] += _margin(trial, gp, w, me, trial_g, work, log, pos)
     best = options[0]
     best_value = -np.inf
     for i in range(k):

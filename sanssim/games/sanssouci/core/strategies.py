@@ -132,12 +132,12 @@ def choose_simple(
     return best_by_score(st, gp, kind, w, work)
 
 
-@kernel
+@nb.njit(cache=True, inline="always")
 def best_by_score(
     st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, work: np.ndarray
 ) -> np.int64:
     """`greedy`'s or `heuristic`'s choice: the first legal choice of the highest score
-    (`work`: a `work_array`)."""
+    (`work`: a `work_array`); inlined where it is called, a library less to compile."""
     n_legal = st[LEGAL_LEN]
     scores = work[:TILES]
     if kind == GREEDY:
@@ -255,24 +255,28 @@ def _place_value(
     return value
 
 
-@nb.njit(cache=True, inline="always")
-def _placed_value(
+@kernel
+def _place_values(
     st: np.ndarray,
     gp: np.ndarray,
     w: np.ndarray,
-    sq: np.int64,
+    squares: np.int64,
     gardener: bool,
     missions: np.int64,
     best: float,
     left: np.int64,
     work: np.ndarray,
-) -> float:
-    """`_place_value`, each placement computed once per decision (several slots' tiles
-    may land on one square): the same double either way."""
-    at = PLACED + N_SQUARES * gardener + sq
-    if np.isnan(work[at]):
-        work[at] = _place_value(st, gp, w, sq, gardener, missions, best, left)
-    return work[at]
+) -> None:
+    """`_place_value` of each square of `squares` not yet known, into `work` (several
+    slots' tiles may land on one square: the same double either way). A call per tile or
+    PLACE decision, not per square; `_place_value`, the heuristic's largest part, is
+    inlined here only: one copy to compile."""
+    at = PLACED + N_SQUARES * gardener
+    while squares:
+        sq = low_bit(squares)
+        if np.isnan(work[at + sq]):
+            work[at + sq] = _place_value(st, gp, w, sq, gardener, missions, best, left)
+        squares &= squares - 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -287,15 +291,17 @@ def _tile_value(
     work: np.ndarray,
 ) -> float:
     """The tile's placement value: on its target as a landscape, else the best gardener
-    spot's (one call site of `_placed_value`, which is inlined: one copy compiled)."""
+    spot's."""
     p = st[CURRENT]
     target = target_of(st, gp, p, slot)
     occupied = st[OCCUPIED + p]
     gardener = (occupied >> target) & 1 == 1
     spots = gardener_spots(occupied, target) if gardener else np.int64(1) << target
+    _place_values(st, gp, w, spots, gardener, missions, best, left, work)
+    at = PLACED + N_SQUARES * gardener
     value = -np.inf
     while spots:
-        placed = _placed_value(st, gp, w, low_bit(spots), gardener, missions, best, left, work)
+        placed = work[at + low_bit(spots)]
         value = max(value, placed) if gardener else placed
         spots &= spots - 1
     return value
@@ -337,11 +343,15 @@ def heuristic_scores(
         return
     best = _best_move(st, gp, w, missions)
     left = _turns_left(st, gp, p) - 1
-    if phase == PLACE:
-        for i in range(n_legal):
-            out[i] = _place_value(st, gp, w, st[LEGAL + i], GARDENER, missions, best, left)
-        return
     work[TILES:] = np.nan
+    if phase == PLACE:
+        squares = np.int64(0)
+        for i in range(n_legal):
+            squares |= np.int64(1) << st[LEGAL + i]
+        _place_values(st, gp, w, squares, GARDENER, missions, best, left, work)
+        for i in range(n_legal):
+            out[i] = work[PLACED + N_SQUARES + st[LEGAL + i]]
+        return
     for i in range(n_legal):
         out[i] = _take_value(st, gp, w, st[LEGAL + i], missions, best, left, work)
 
