@@ -72,8 +72,9 @@ def test_a_node_removed_mid_run_costs_only_its_chunks(cluster, tmp_path, monkeyp
         return write(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch, "_write_part", remove_a_busy_node)
-    # Python, so that the chunks in flight on the removed node are still being played
-    args = ["--players", "2", "--games", "40", "--seed", "3", "-s", "heuristic"]
+    # Python lookahead, so that a chunk lasts long enough (about 0.3 s) to be in flight on
+    # the removed node when a part is written: heuristic chunks of 2 games finished first
+    args = ["--players", "2", "--games", "40", "--seed", "3", "-s", "lookahead:rollouts=2"]
     args += ["--engine", "python"]
     ray_run = run(tmp_path / "ray", *args, "--executor", "ray", "--chunk-size", "2")
     monkeypatch.undo()
