@@ -13,20 +13,17 @@ from dataclasses import dataclass
 
 from sanssim.games.engine import EngineGame, shared_ranks
 from sanssim.games.sanssouci.actions import (
-    ALL_SLOTS,
     CARD_JOKER,
     CARD_PAIR,
     CARD_SYMBOL,
     DISCARD,
     EMPTY,
-    END,
     HAND_SIZE,
     N_SLOTS,
     NOBLE,
     PASS,
     PHASE_NAMES,
     PLACE,
-    ROUNDS,
     SIDE,
     TAKE,
     slot_row,
@@ -35,36 +32,22 @@ from sanssim.games.sanssouci.components import (
     COLOURS,
     EXPANSION_TOP_ROW,
     N_COLS,
-    N_ROWS,
     SYMBOLS,
     Components,
 )
 from sanssim.games.sanssouci.config import GameConfig
 from sanssim.games.sanssouci.data import default_components
 from sanssim.games.sanssouci.garden import (
-    BELOW,
     COL_MASK,
-    FULL,
     N_SQUARES,
-    NEIGHBOURS,
     NOBLE_ZONE,
     ROW_MASK,
-    bits,
     col_of,
     flood,
     row_of,
     square,
 )
 from sanssim.games.sanssouci.turn import Turn, TurnRecord
-
-# The compiled core (`core/`), which mirrors this engine step for step, reads the
-# vocabulary from here, so `__all__` re-exports what it reads besides the engine's own.
-__all__ = [
-    "ALL_SLOTS", "BELOW", "CARD_JOKER", "CARD_PAIR", "CARD_SYMBOL", "COL_MASK", "DISCARD",
-    "END", "FULL", "HAND_SIZE", "NEIGHBOURS", "NOBLE", "NOBLE_ZONE", "N_COLS", "N_ROWS",
-    "N_SLOTS", "N_SQUARES", "PASS", "PLACE", "ROUNDS", "ROW_MASK", "SIDE", "TAKE", "Game",
-    "GameConfig", "PlayerSetup", "ScoreBreakdown", "State", "bits", "flood",
-]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sanssim.compiled import CoreChunk
-from sanssim.games.sanssouci.engine import ROUNDS, Game, State
+from sanssim.games.sanssouci.actions import ROUNDS
+from sanssim.games.sanssouci.engine import Game, State
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy, TunedHeuristicStrategy
 from sanssim.seeding import strategy_parts
@@ -55,7 +56,7 @@ class SanssouciCore:
         return SIMPLE
 
     def compile(self, family: str) -> None:
-        from sanssim.games.sanssouci.engine import GameConfig
+        from sanssim.games.sanssouci.config import GameConfig
         from sanssim.strategies import resolve
 
         game = Game(GameConfig(n_players=4, expansion=True, duplicate_reshuffle=True))

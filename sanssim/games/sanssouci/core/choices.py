@@ -11,6 +11,14 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_count, low_bit
+from sanssim.games.sanssouci.actions import (
+    CARD_PAIR,
+    CARD_SYMBOL,
+    DISCARD,
+    HAND_SIZE,
+    N_SLOTS,
+    TAKE,
+)
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DISPLAY,
@@ -40,14 +48,6 @@ from sanssim.games.sanssouci.core.layout import (
     SIDES_PER_BOARD,
     SLOT_OF_SYMBOL,
     TURN,
-)
-from sanssim.games.sanssouci.engine import (
-    CARD_PAIR,
-    CARD_SYMBOL,
-    DISCARD,
-    HAND_SIZE,
-    N_SLOTS,
-    TAKE,
 )
 
 # A rule step: a kernel inlined where it is called, since a call passes each array as

@@ -6,6 +6,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
+from sanssim.games.sanssouci.actions import HAND_SIZE, N_SLOTS, SIDE
 from sanssim.games.sanssouci.core.choices import side_choices, start_turn
 from sanssim.games.sanssouci.core.layout import (
     DECK,
@@ -52,12 +53,7 @@ from sanssim.games.sanssouci.core.rules import (
     put_tile,
     reshuffle,
 )
-from sanssim.games.sanssouci.engine import (
-    FULL,
-    HAND_SIZE,
-    N_SLOTS,
-    SIDE,
-)
+from sanssim.games.sanssouci.garden import FULL
 
 
 @nb.njit(cache=True)

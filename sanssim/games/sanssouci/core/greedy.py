@@ -6,6 +6,8 @@ import numpy as np
 
 from sanssim.compiled.bits import low_bit
 from sanssim.compiled.kernel import kernel
+from sanssim.games.sanssouci.actions import DISCARD, PASS, PLACE, SIDE, TAKE
+from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_SIDE_MARKS,
@@ -28,14 +30,6 @@ from sanssim.games.sanssouci.core.tactics import (
     mission_columns,
     row_sum,
     target_of,
-)
-from sanssim.games.sanssouci.engine import (
-    DISCARD,
-    N_COLS,
-    PASS,
-    PLACE,
-    SIDE,
-    TAKE,
 )
 from sanssim.games.sanssouci.strategies.greedy import TIE
 

@@ -17,6 +17,7 @@ import numpy as np
 from sanssim.compiled import rng as mt
 from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
+from sanssim.games.sanssouci.actions import END
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -37,7 +38,6 @@ from sanssim.games.sanssouci.core.strategies import (
     heuristic_scores,
     work_array,
 )
-from sanssim.games.sanssouci.engine import END
 
 
 @nb.njit(cache=True)

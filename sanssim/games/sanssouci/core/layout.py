@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from sanssim.games.sanssouci.actions import HAND_SIZE, N_SLOTS
 from sanssim.games.sanssouci.components import SYMBOLS
-from sanssim.games.sanssouci.engine import HAND_SIZE, N_SLOTS, N_SQUARES, Game, State
+from sanssim.games.sanssouci.engine import Game, State
+from sanssim.games.sanssouci.garden import N_SQUARES
 
 SEATS = 4
 N_SYMBOLS = len(SYMBOLS)

@@ -15,6 +15,8 @@ import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.compiled.kernel import kernel
+from sanssim.games.sanssouci.actions import END, HAND_SIZE, TAKE
+from sanssim.games.sanssouci.core.choices import start_turn
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DECK,
@@ -33,7 +35,7 @@ from sanssim.games.sanssouci.core.layout import (
     SUPPLY,
     SUPPLY_LEN,
 )
-from sanssim.games.sanssouci.core.rules import apply, start_turn
+from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_TOTAL, score_game
 from sanssim.games.sanssouci.core.strategies import (
     HEURISTIC,
@@ -43,7 +45,6 @@ from sanssim.games.sanssouci.core.strategies import (
     heuristic_scores,
     work_array,
 )
-from sanssim.games.sanssouci.engine import END, HAND_SIZE, TAKE
 
 
 @kernel

@@ -12,6 +12,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.games.sanssouci.actions import END
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
 from sanssim.games.sanssouci.core.layout import (
@@ -32,7 +33,6 @@ from sanssim.games.sanssouci.core.strategies import (
     choose_simple,
     work_array,
 )
-from sanssim.games.sanssouci.engine import END
 
 
 @nb.njit(cache=True)

@@ -15,6 +15,20 @@ from sanssim.compiled import rng as mt
 from sanssim.compiled.bits import bit_length
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci import engine
+from sanssim.games.sanssouci.actions import (
+    ALL_SLOTS,
+    CARD_SYMBOL,
+    DISCARD,
+    END,
+    HAND_SIZE,
+    N_SLOTS,
+    NOBLE,
+    PASS,
+    PLACE,
+    ROUNDS,
+    TAKE,
+)
+from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.choices import set_legal_bits, side_choices, start_turn, step
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -73,26 +87,11 @@ from sanssim.games.sanssouci.core.layout import (
     TURN,
     N,
 )
-from sanssim.games.sanssouci.engine import (
-    ALL_SLOTS,
-    CARD_SYMBOL,
-    DISCARD,
-    END,
-    FULL,
-    HAND_SIZE,
-    N_COLS,
-    N_SLOTS,
-    N_SQUARES,
-    NOBLE,
-    PASS,
-    PLACE,
-    ROUNDS,
-    TAKE,
-)
-from sanssim.games.sanssouci.engine import COL_MASK as _COL_MASK
-from sanssim.games.sanssouci.engine import NEIGHBOURS as _NEIGHBOURS
-from sanssim.games.sanssouci.engine import NOBLE_ZONE as _NOBLE_ZONE
-from sanssim.games.sanssouci.engine import ROW_MASK as _ROW_MASK
+from sanssim.games.sanssouci.garden import COL_MASK as _COL_MASK
+from sanssim.games.sanssouci.garden import FULL, N_SQUARES
+from sanssim.games.sanssouci.garden import NEIGHBOURS as _NEIGHBOURS
+from sanssim.games.sanssouci.garden import NOBLE_ZONE as _NOBLE_ZONE
+from sanssim.games.sanssouci.garden import ROW_MASK as _ROW_MASK
 
 ENDING = END + 1  # internal: the turn's moves are done, `end_turn` is due
 ROW_MASK = np.array(_ROW_MASK, dtype=np.int64)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.compiled.kernel import kernel
+from sanssim.games.sanssouci.components import N_COLS, N_ROWS
 from sanssim.games.sanssouci.core.layout import (
     EXP_SIDE,
     EXPANSION_POINTS,
@@ -27,7 +28,6 @@ from sanssim.games.sanssouci.core.layout import (
     RESHUFFLES,
 )
 from sanssim.games.sanssouci.core.rules import COL_MASK, ROW_MASK
-from sanssim.games.sanssouci.engine import N_COLS, N_ROWS
 from sanssim.games.sanssouci.log import NOBLE_ROWS_AT, RESULT_VALUES
 
 # The results row of one (game, seat): log.RESULT_VALUES, then the noble rows.

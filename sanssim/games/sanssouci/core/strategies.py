@@ -19,6 +19,19 @@ from sanssim.compiled import rng as mt
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
 from sanssim.compiled.ismcts import PARAMS
 from sanssim.compiled.kernel import kernel
+from sanssim.games.sanssouci.actions import (
+    CARD_JOKER,
+    CARD_PAIR,
+    DISCARD,
+    HAND_SIZE,
+    N_SLOTS,
+    NOBLE,
+    PASS,
+    PLACE,
+    ROUNDS,
+    SIDE,
+)
+from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -60,20 +73,7 @@ from sanssim.games.sanssouci.core.tactics import (
     row_sum,
     target_of,
 )
-from sanssim.games.sanssouci.engine import (
-    CARD_JOKER,
-    CARD_PAIR,
-    DISCARD,
-    HAND_SIZE,
-    N_COLS,
-    N_SLOTS,
-    N_SQUARES,
-    NOBLE,
-    PASS,
-    PLACE,
-    ROUNDS,
-    SIDE,
-)
+from sanssim.games.sanssouci.garden import N_SQUARES
 from sanssim.games.sanssouci.strategies.heuristic import HeuristicStrategy
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)

@@ -7,6 +7,8 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_length, low_bit
+from sanssim.games.sanssouci.actions import N_SLOTS
+from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.layout import (
     DISPLAY,
     G_MISSION_POINTS,
@@ -20,14 +22,8 @@ from sanssim.games.sanssouci.core.rules import (
     COL_MASK,
     ROW_MASK,
 )
-from sanssim.games.sanssouci.engine import (
-    BELOW as _BELOW,
-)
-from sanssim.games.sanssouci.engine import (
-    FULL,
-    N_COLS,
-    N_SLOTS,
-)
+from sanssim.games.sanssouci.garden import BELOW as _BELOW
+from sanssim.games.sanssouci.garden import FULL
 
 BELOW = np.array(_BELOW, dtype=np.int64)
 
