@@ -12,11 +12,12 @@ import pytest
 from test_splendor_properties import hidden_variant, mid_game
 
 from sanssim.compiled import rng
+from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout, seat_arrays
 from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.strategies import choose
-from sanssim.games.splendor.engine import N_LEVELS, State
+from sanssim.games.splendor.engine import State
 from sanssim.games.splendor.view import PlayerView
 from sanssim.strategies import resolve
 

@@ -19,81 +19,34 @@ from functools import lru_cache
 
 from sanssim.games.engine import EngineGame, shared_ranks
 from sanssim.games.splendor.actions import (
-    A_BLIND,
-    A_BUY,
-    A_PASS,
-    A_RESERVE,
-    A_TAKE2,
-    A_TAKE3,
     BUY,
     BUY_RESERVED,
     EMPTY,
     END,
-    END_REASONS,
-    FROM_DECK,
-    FROM_DISPLAY,
-    FROM_RESERVE,
-    GOLD,
-    MAIN,
-    MAX_RESERVED,
     N_GEMS,
     N_LEVELS,
     N_SLOTS,
     NOBLE,
-    NOBLE_CHOICE,
     PASS,
     PHASE_NAMES,
     RESERVE,
     RESERVE_BLIND,
     RETURN,
-    RETURNING,
     SLOTS_PER_LEVEL,
     TAKE2,
-    TAKE2_MIN,
     TAKE_DIFF,
-    TAKE_DIFF_BY_AVAIL,
     TAKE_DIFF_GEMS,
     TAKE_SETS,
     TOKEN_LIMIT,
 )
 from sanssim.games.splendor.components import COLOURS, TOKEN_NAMES, Components, load_components
-from sanssim.games.splendor.config import MAX_PLAYERS, GameConfig
+from sanssim.games.splendor.config import GameConfig
 from sanssim.games.splendor.record import (
     PACK_BITS,
-    R_ACTION,
-    R_BONUSES,
-    R_CARD,
-    R_DECK_LEFT,
-    R_DISPLAY,
-    R_DRAWN,
-    R_NOBLE,
-    R_PAYMENT,
-    R_POINTS,
-    R_RESERVED,
     R_RETURNED,
-    R_SLOT,
-    R_SOURCE,
-    R_SUPPLY,
-    R_TAKEN,
-    R_TOKENS,
-    RECORD_WIDTH,
 )
 from sanssim.games.splendor.turn import Turn
 from sanssim.seeding import stream
-
-# The compiled core (`core/`), which mirrors this engine step for step, reads the
-# vocabulary from here, so `__all__` re-exports what it reads besides the engine's own.
-__all__ = [
-    "A_BLIND", "A_BUY", "A_PASS", "A_RESERVE", "A_TAKE2", "A_TAKE3", "BUY", "BUY_RESERVED",
-    "EMPTY", "END", "END_REASONS", "FROM_DECK", "FROM_DISPLAY", "FROM_RESERVE", "GOLD", "Game",
-    "GameConfig", "MAIN", "MAX_PLAYERS", "MAX_RESERVED", "NOBLE", "NOBLES_STREAM",
-    "NOBLE_CHOICE", "N_GEMS", "N_LEVELS", "N_SLOTS", "PACK_BITS", "PASS", "RECORD_WIDTH",
-    "RESERVE", "RESERVE_BLIND", "RETURN", "RETURNING", "R_ACTION", "R_BONUSES", "R_CARD",
-    "R_DECK_LEFT", "R_DISPLAY", "R_DRAWN", "R_NOBLE", "R_PAYMENT", "R_POINTS", "R_RESERVED",
-    "R_RETURNED", "R_SLOT", "R_SOURCE", "R_SUPPLY", "R_TAKEN", "R_TOKENS", "SLOTS_PER_LEVEL",
-    "State", "TAKE2", "TAKE2_MIN", "TAKE_DIFF_BY_AVAIL", "TAKE_DIFF_GEMS", "TAKE_SETS",
-    "deck_stream",
-]  # fmt: skip
 
 NOBLES_STREAM = "nobles"  # the stream that shuffles the nobles; the decks' are deck_stream's
 

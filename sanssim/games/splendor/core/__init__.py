@@ -17,6 +17,8 @@ import polars as pl
 from sanssim.compiled import ChunkRefused, CoreChunk
 from sanssim.compiled.seeding import UNUSED, stream_table
 from sanssim.games.logs import results_frame, turns_frame, with_chosen
+from sanssim.games.splendor.actions import END_REASONS, N_GEMS, N_LEVELS
+from sanssim.games.splendor.config import GameConfig
 from sanssim.games.splendor.core import layout
 from sanssim.games.splendor.core.play import (
     G_END_REASON,
@@ -42,15 +44,7 @@ from sanssim.games.splendor.core.strategies import (
     LOOKAHEAD,
     RANDOM,
 )
-from sanssim.games.splendor.engine import (
-    END_REASONS,
-    N_GEMS,
-    N_LEVELS,
-    NOBLES_STREAM,
-    Game,
-    GameConfig,
-    deck_stream,
-)
+from sanssim.games.splendor.engine import NOBLES_STREAM, Game, deck_stream
 from sanssim.games.splendor.log import seat_columns, table_columns
 from sanssim.games.splendor.plugin import GAME
 from sanssim.seeding import strategy_parts

@@ -6,7 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.actions import (
+    BUY,
+    BUY_RESERVED,
+    GOLD,
+    N_GEMS,
+    N_SLOTS,
+    NOBLE,
+    NOBLE_CHOICE,
+    PASS,
+    RESERVE,
+    RESERVE_BLIND,
+    RETURN,
+    RETURNING,
+    TAKE2,
+)
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.position import MAX_CARDS, TAKE_GAINS, find, position, spent
 from sanssim.games.splendor.core.state import inline, jit, seat
@@ -31,11 +45,11 @@ from sanssim.games.splendor.core.state import inline, jit, seat
 ) = range(15)
 # the floats of the scratch (`position.new_work`)
 F_COLOUR_VALUE = 0
-F_VALUE = F_COLOUR_VALUE + E.N_GEMS
+F_VALUE = F_COLOUR_VALUE + N_GEMS
 F_WANT = F_VALUE + MAX_CARDS
-F_WANT2 = F_WANT + E.N_GEMS
-F_DENIED = F_WANT2 + E.N_GEMS
-F_MISSING = F_DENIED + E.N_SLOTS  # each noble on the table's pull
+F_WANT2 = F_WANT + N_GEMS
+F_DENIED = F_WANT2 + N_GEMS
+F_MISSING = F_DENIED + N_SLOTS  # each noble on the table's pull
 
 
 @jit
@@ -64,10 +78,10 @@ def _colour_values(
     for t in range(S[L.H_N_TABLE]):
         noble = S[L.TABLE + t]
         short = 0
-        for x in range(E.N_GEMS):
+        for x in range(N_GEMS):
             short += max(0, nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x])
         missing[t] = 3.0 / (1 + short)
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         have = S[base + L.P_BONUS + c]
         demand = 0.0
         for i in range(count):
@@ -91,9 +105,9 @@ def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int
         if q == p:
             continue
         other = seat(q)
-        gold = S[other + L.P_TOKENS + E.GOLD]
+        gold = S[other + L.P_TOKENS + GOLD]
         missing = 0
-        for c in range(E.N_GEMS):
+        for c in range(N_GEMS):
             need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
             missing += max(0, need - S[other + L.P_TOKENS + c])
             if missing > gold:
@@ -117,12 +131,12 @@ def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
                   out: np.ndarray) -> None:  # fmt: skip
     """A noble choice's scores: minus a tenth of the fewest bonuses any opponent lacks."""
     for j in range(S[L.H_N_LEGAL]):
-        noble = S[L.LEGAL + j] - E.NOBLE
+        noble = S[L.LEGAL + j] - NOBLE
         closest = -1
         for q in range(cfg[L.C_N]):
             if q != p:
                 missing = 0
-                for c in range(E.N_GEMS):
+                for c in range(N_GEMS):
                     need = nobles[noble, L.N_REQUIREMENT + c]
                     missing += max(0, need - S[seat(q) + L.P_BONUS + c])
                 if closest < 0 or missing < closest:
@@ -147,36 +161,36 @@ def heuristic_scores(
     nobles; a return, no denials; a denial is found only for a slot an option uses)."""
     p = S[L.H_CURRENT]
     phase = S[L.H_PHASE]
-    if phase == E.NOBLE_CHOICE:
+    if phase == NOBLE_CHOICE:
         _noble_scores(S, cfg, nobles, p, out)
         return
     base = seat(p)
     count = position(S, cards, base, work)
     acts, ids, shorts, floats = work
-    gold = S[base + L.P_TOKENS + E.GOLD]
-    colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + E.N_GEMS]
+    gold = S[base + L.P_TOKENS + GOLD]
+    colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + N_GEMS]
     missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
     _colour_values(S, cards, nobles, w, base, ids, count, missing, colour_value)
     value = floats[F_VALUE : F_VALUE + MAX_CARDS]
-    want = floats[F_WANT : F_WANT + E.N_GEMS]
-    want2 = floats[F_WANT2 : F_WANT2 + E.N_GEMS]
-    for c in range(E.N_GEMS):
+    want = floats[F_WANT : F_WANT + N_GEMS]
+    want2 = floats[F_WANT2 : F_WANT2 + N_GEMS]
+    for c in range(N_GEMS):
         want[c] = 0.0
         want2[c] = 0.0
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
         missing = max(0, shorts[i].sum() - gold)
         pull = w[W_PROGRESS] * value[i] / (missing + 1)
-        for c in range(E.N_GEMS):
+        for c in range(N_GEMS):
             if shorts[i, c] > 0:
                 want[c] = _larger(want[c], pull) + w[W_SPREAD] * pull
             if shorts[i, c] > 1:
                 want2[c] = _larger(want2[c], pull) + w[W_SPREAD] * pull
-    if phase == E.RETURNING:
+    if phase == RETURNING:
         for j in range(S[L.H_N_LEGAL]):
-            c = S[L.LEGAL + j] - E.RETURN
+            c = S[L.LEGAL + j] - RETURN
             score = 0.0
-            if c == E.GOLD:
+            if c == GOLD:
                 score += -10.0
             else:
                 score += -want[c]
@@ -184,20 +198,20 @@ def heuristic_scores(
             out[j] = score
         return
     held = 0
-    for c in range(E.N_GEMS + 1):
+    for c in range(N_GEMS + 1):
         held += S[base + L.P_TOKENS + c]
     limit = cfg[L.C_LIMIT + p]
-    denied = floats[F_DENIED : F_DENIED + E.N_SLOTS]
-    for slot in range(E.N_SLOTS):
+    denied = floats[F_DENIED : F_DENIED + N_SLOTS]
+    for slot in range(N_SLOTS):
         denied[slot] = -1.0
     gold_gain = w[W_GOLD_GAIN] + _largest(want)
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]
         score = 0.0
-        if a < E.RESERVE:
+        if a < RESERVE:
             gains = 0
             progress = 0.0
-            if a >= E.TAKE2:
+            if a >= TAKE2:
                 c = TAKE_GAINS[a, 0]
                 progress = want[c] + want2[c]
                 gains = 2
@@ -208,24 +222,24 @@ def heuristic_scores(
                         gains += 1
             score += progress
             score += -w[W_OVERFLOW] * max(0, held + gains - limit)
-        elif a < E.BUY:
+        elif a < BUY:
             score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
-            if S[L.SUPPLY + E.GOLD]:
+            if S[L.SUPPLY + GOLD]:
                 score += gold_gain
                 score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
-            if a < E.RESERVE_BLIND:
-                slot = a - E.RESERVE
-                i = find(acts, count, E.BUY + slot)
+            if a < RESERVE_BLIND:
+                slot = a - RESERVE
+                i = find(acts, count, BUY + slot)
                 missing = max(0, shorts[i].sum() - gold - 1)
                 if missing <= w[W_REACH]:
                     score += w[W_RESERVE] * value[i] / (missing + 1)
                 score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied)
-        elif a < E.PASS:
+        elif a < PASS:
             i = find(acts, count, a)
             gems, paid_gold = spent(S, cards, base, ids[i])
             score += w[W_POINTS] * cards[ids[i], L.K_POINTS]
             score += colour_value[cards[ids[i], L.K_BONUS]]
             score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
-            if a < E.BUY_RESERVED:
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - E.BUY, denied)
+            if a < BUY_RESERVED:
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied)
         out[j] = score

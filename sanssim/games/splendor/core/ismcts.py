@@ -14,7 +14,6 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import PARAMS, searcher
-from sanssim.games.splendor import engine as E
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.lookahead import (
@@ -26,6 +25,7 @@ from sanssim.games.splendor.core.lookahead import (
 from sanssim.games.splendor.core.position import best, new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
+from sanssim.games.splendor.record import RECORD_WIDTH
 
 
 @jit
@@ -94,7 +94,7 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
         cfg,
         cards,
         nobles,
-        np.zeros((1, E.RECORD_WIDTH), dtype=np.int32),  # never written: no record
+        np.zeros((1, RECORD_WIDTH), dtype=np.int32),  # never written: no record
         np.empty(L.MAX_LEGAL, dtype=np.float64),
         new_work(),
         np.empty(L.MAX_LEGAL, dtype=np.int64),

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.games.splendor.engine import (
+from sanssim.games.splendor.actions import (
     EMPTY,
-    MAX_PLAYERS,
     MAX_RESERVED,
     N_GEMS,
     N_LEVELS,
     N_SLOTS,
-    RECORD_WIDTH,
     TAKE_DIFF_BY_AVAIL,
     TAKE_SETS,
-    Game,
-    State,
 )
+from sanssim.games.splendor.config import MAX_PLAYERS
+from sanssim.games.splendor.engine import Game, State
+from sanssim.games.splendor.record import RECORD_WIDTH
 
 # header
 H_PHASE, H_TURN, H_CURRENT, H_ROUND_PASSES, H_ROUND_VISITS, H_BOUGHT = range(6)

@@ -11,12 +11,13 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import best_first
-from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.position import best
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, inline, jit, seat
+from sanssim.games.splendor.record import RECORD_WIDTH
 from sanssim.games.splendor.strategies import HeuristicStrategy
 
 ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
@@ -38,7 +39,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
             for i in range(S[base + L.P_N_RESERVED]):
                 if S[base + L.P_BLIND + i]:
                     hidden[S[base + L.P_RESERVED + i]] = True
-    for level in range(E.N_LEVELS):
+    for level in range(N_LEVELS):
         start = cfg[L.C_LEVEL_START + level]
         deck = L.DECKS + start
         for i in range(S[L.H_DECK_LEFT + level]):
@@ -117,7 +118,7 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
     totals = np.zeros(tried, dtype=np.float64)
     world = np.empty_like(S)
     state = np.empty_like(S)
-    log = np.zeros((1, E.RECORD_WIDTH), dtype=np.int32)  # never written: no record
+    log = np.zeros((1, RECORD_WIDTH), dtype=np.int32)  # never written: no record
     me = S[L.H_CURRENT]
     hidden, pool = determinize_work(cfg)
     for _ in range(worlds):

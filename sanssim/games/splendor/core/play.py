@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.games.splendor.actions import N_GEMS, N_LEVELS
 from sanssim.games.splendor.core.deal import deal
 from sanssim.games.splendor.core.layout import (
     C_MAX_ROUNDS,
@@ -44,7 +45,7 @@ from sanssim.games.splendor.core.strategies import (
     choose,
     choose_simple,
 )
-from sanssim.games.splendor.engine import N_GEMS, N_LEVELS, RECORD_WIDTH
+from sanssim.games.splendor.record import RECORD_WIDTH
 
 # a results row per seat
 (

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.actions import BUY, BUY_RESERVED, MAX_RESERVED, N_GEMS, N_SLOTS
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.strategies import TAKE_GAINS as _GAINS
 
-MAX_CARDS = E.N_SLOTS + E.MAX_RESERVED
+MAX_CARDS = N_SLOTS + MAX_RESERVED
 # colours each take action gains, one entry a token, padded with -1
 TAKE_GAINS = np.array([(*gains, -1, -1)[:3] for gains in _GAINS], dtype=np.int64)
 jit = nb.njit(cache=True)
@@ -27,7 +27,7 @@ def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
         np.empty(MAX_CARDS, dtype=np.int64),
         np.empty(MAX_CARDS, dtype=np.int64),
-        np.empty((MAX_CARDS, E.N_GEMS), dtype=np.int64),
+        np.empty((MAX_CARDS, N_GEMS), dtype=np.int64),
         np.empty(FLOATS, dtype=np.float64),
     )
 
@@ -38,18 +38,18 @@ def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
     and gems short by colour."""
     acts, ids, shorts = work[0], work[1], work[2]
     count = 0
-    for slot in range(E.N_SLOTS):
+    for slot in range(N_SLOTS):
         card = S[L.DISPLAY + slot]
         if card >= 0:
-            acts[count] = E.BUY + slot
+            acts[count] = BUY + slot
             ids[count] = card
             count += 1
     for i in range(S[base + L.P_N_RESERVED]):
-        acts[count] = E.BUY_RESERVED + i
+        acts[count] = BUY_RESERVED + i
         ids[count] = S[base + L.P_RESERVED + i]
         count += 1
     for i in range(count):
-        for c in range(E.N_GEMS):
+        for c in range(N_GEMS):
             short = cards[ids[i], L.K_COST + c] - S[base + L.P_BONUS + c] - S[base + L.P_TOKENS + c]
             shorts[i, c] = max(0, short)
     return count
@@ -69,7 +69,7 @@ def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, 
     """Gem tokens and gold the fewest-gold payment for `card` uses."""
     gems = 0
     need_total = 0
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         need = max(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
         gems += min(need, S[base + L.P_TOKENS + c])
         need_total += need

@@ -11,9 +11,58 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.actions import (
+    A_BLIND,
+    A_BUY,
+    A_PASS,
+    A_RESERVE,
+    A_TAKE2,
+    A_TAKE3,
+    BUY,
+    BUY_RESERVED,
+    EMPTY,
+    END,
+    FROM_DECK,
+    FROM_DISPLAY,
+    FROM_RESERVE,
+    GOLD,
+    MAIN,
+    MAX_RESERVED,
+    N_GEMS,
+    N_LEVELS,
+    N_SLOTS,
+    NOBLE,
+    NOBLE_CHOICE,
+    PASS,
+    RESERVE,
+    RESERVE_BLIND,
+    RETURN,
+    RETURNING,
+    SLOTS_PER_LEVEL,
+    TAKE2,
+    TAKE2_MIN,
+)
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.state import copy, inline, jit, pop_deck, push, seat
+from sanssim.games.splendor.record import (
+    PACK_BITS,
+    R_ACTION,
+    R_BONUSES,
+    R_CARD,
+    R_DECK_LEFT,
+    R_DISPLAY,
+    R_DRAWN,
+    R_NOBLE,
+    R_PAYMENT,
+    R_POINTS,
+    R_RESERVED,
+    R_RETURNED,
+    R_SLOT,
+    R_SOURCE,
+    R_SUPPLY,
+    R_TAKEN,
+    R_TOKENS,
+)
 
 NEXT_START, NEXT_RETURN, NEXT_NOBLES, NEXT_END_TURN, NEXT_DECIDE = range(5)
 N_TAKE_SETS = len(L.TAKE_MASKS)
@@ -27,62 +76,62 @@ def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
     p = S[L.H_CURRENT]
     base = seat(p)
     if S[L.H_RECORD]:
-        for k in range(E.R_DISPLAY):
-            S[L.RECORD + k] = E.EMPTY
-        S[L.RECORD + E.R_ACTION] = E.A_PASS
-        S[L.RECORD + E.R_TAKEN] = 0
-        S[L.RECORD + E.R_PAYMENT] = 0
-        S[L.RECORD + E.R_RETURNED] = 0
-        for slot in range(E.N_SLOTS):
-            S[L.RECORD + E.R_DISPLAY + slot] = S[L.DISPLAY + slot]
+        for k in range(R_DISPLAY):
+            S[L.RECORD + k] = EMPTY
+        S[L.RECORD + R_ACTION] = A_PASS
+        S[L.RECORD + R_TAKEN] = 0
+        S[L.RECORD + R_PAYMENT] = 0
+        S[L.RECORD + R_RETURNED] = 0
+        for slot in range(N_SLOTS):
+            S[L.RECORD + R_DISPLAY + slot] = S[L.DISPLAY + slot]
     S[L.H_BOUGHT] = 0
-    S[L.H_PHASE] = E.MAIN
+    S[L.H_PHASE] = MAIN
     avail = 0
     big = 0
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         if S[L.SUPPLY + c] > 0:
             avail |= 1 << c
-        if S[L.SUPPLY + c] >= E.TAKE2_MIN:
+        if S[L.SUPPLY + c] >= TAKE2_MIN:
             big |= 1 << c
     count = L.TAKES_BY_AVAIL[avail, 0]
     for k in range(count):
         S[L.LEGAL + k] = L.TAKES_BY_AVAIL[avail, 1 + k]
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         if big >> c & 1:
-            S[L.LEGAL + count] = E.TAKE2 + c
+            S[L.LEGAL + count] = TAKE2 + c
             count += 1
     held = S[base + L.P_N_RESERVED]
-    if held < E.MAX_RESERVED:
-        for slot in range(E.N_SLOTS):
+    if held < MAX_RESERVED:
+        for slot in range(N_SLOTS):
             if S[L.DISPLAY + slot] >= 0:
-                S[L.LEGAL + count] = E.RESERVE + slot
+                S[L.LEGAL + count] = RESERVE + slot
                 count += 1
-        for level in range(E.N_LEVELS):
+        for level in range(N_LEVELS):
             if S[L.H_DECK_LEFT + level] > 0:
-                S[L.LEGAL + count] = E.RESERVE_BLIND + level
+                S[L.LEGAL + count] = RESERVE_BLIND + level
                 count += 1
     width = cfg[L.C_WIDTH]
     guard = np.int64(1) << (width - 1)
     field = (guard << 1) - 1
     guards = np.int64(0)
     power = np.int64(0)
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         have = min(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
         guards |= guard << (width * c)
         power |= (guard + have) << (width * c)
-    gold = S[base + L.P_TOKENS + E.GOLD]
-    for slot in range(E.N_SLOTS):
+    gold = S[base + L.P_TOKENS + GOLD]
+    for slot in range(N_SLOTS):
         card = S[L.DISPLAY + slot]
         if card >= 0 and _can_pay(power - cards[card, L.K_PACKED], guards, gold, width, field):
-            S[L.LEGAL + count] = E.BUY + slot
+            S[L.LEGAL + count] = BUY + slot
             count += 1
     for i in range(held):
         card = S[base + L.P_RESERVED + i]
         if _can_pay(power - cards[card, L.K_PACKED], guards, gold, width, field):
-            S[L.LEGAL + count] = E.BUY_RESERVED + i
+            S[L.LEGAL + count] = BUY_RESERVED + i
             count += 1
     if count == 0:
-        S[L.LEGAL] = E.PASS
+        S[L.LEGAL] = PASS
         count = 1
     S[L.H_N_LEGAL] = count
 
@@ -97,7 +146,7 @@ def _can_pay(x: np.int64, guards: np.int64, gold: int, width: int, field: np.int
         return False
     guard = (field + 1) >> 1
     short = 0
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         v = (x >> (width * c)) & field
         if v < guard:
             short += guard - v
@@ -107,10 +156,10 @@ def _can_pay(x: np.int64, guards: np.int64, gold: int, width: int, field: np.int
 @jit
 def _leave_display(S: np.ndarray, cfg: np.ndarray, slot: int) -> int:
     card = S[L.DISPLAY + slot]
-    drawn = pop_deck(S, cfg, slot // E.SLOTS_PER_LEVEL)
+    drawn = pop_deck(S, cfg, slot // SLOTS_PER_LEVEL)
     S[L.DISPLAY + slot] = drawn
     if drawn >= 0 and S[L.H_RECORD]:
-        S[L.RECORD + E.R_DRAWN] = drawn
+        S[L.RECORD + R_DRAWN] = drawn
     return card
 
 
@@ -130,7 +179,7 @@ def _unreserve(S: np.ndarray, base: int, index: int) -> int:
     for i in range(index, last):
         S[base + L.P_RESERVED + i] = S[base + L.P_RESERVED + i + 1]
         S[base + L.P_BLIND + i] = S[base + L.P_BLIND + i + 1]
-    S[base + L.P_RESERVED + last] = E.EMPTY
+    S[base + L.P_RESERVED + last] = EMPTY
     S[base + L.P_BLIND + last] = 0
     S[base + L.P_N_RESERVED] = last
     return card
@@ -141,7 +190,7 @@ def _pay(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> None:
     """The fewest-gold payment: tokens of each colour first, gold for the rest."""
     packed = 0
     gold = 0
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         need = cards[card, L.K_COST + c] - S[base + L.P_BONUS + c]
         if need > 0:
             have = S[base + L.P_TOKENS + c]
@@ -149,11 +198,11 @@ def _pay(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> None:
             gold += need - paid
             S[base + L.P_TOKENS + c] -= paid
             S[L.SUPPLY + c] += paid
-            packed |= paid << E.PACK_BITS * c
-    S[base + L.P_TOKENS + E.GOLD] -= gold
-    S[L.SUPPLY + E.GOLD] += gold
+            packed |= paid << PACK_BITS * c
+    S[base + L.P_TOKENS + GOLD] -= gold
+    S[L.SUPPLY + GOLD] += gold
     if S[L.H_RECORD]:
-        S[L.RECORD + E.R_PAYMENT] = packed | gold << E.PACK_BITS * E.GOLD
+        S[L.RECORD + R_PAYMENT] = packed | gold << PACK_BITS * GOLD
 
 
 @jit
@@ -162,72 +211,72 @@ def act(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, action: int) -> int:
     p = S[L.H_CURRENT]
     base = seat(p)
     rec = S[L.H_RECORD]
-    if action < E.TAKE2:
+    if action < TAKE2:
         packed = 0
         for i in range(L.TAKE_SIZES[action]):
             c = L.TAKE_COLOURS[action, i]
             S[L.SUPPLY + c] -= 1
             S[base + L.P_TOKENS + c] += 1
-            packed += 1 << E.PACK_BITS * c
+            packed += 1 << PACK_BITS * c
         if rec:
-            S[L.RECORD + E.R_ACTION] = E.A_TAKE3
-            S[L.RECORD + E.R_TAKEN] = packed
-    elif action < E.RESERVE:
-        c = action - E.TAKE2
+            S[L.RECORD + R_ACTION] = A_TAKE3
+            S[L.RECORD + R_TAKEN] = packed
+    elif action < RESERVE:
+        c = action - TAKE2
         S[L.SUPPLY + c] -= 2
         S[base + L.P_TOKENS + c] += 2
         if rec:
-            S[L.RECORD + E.R_ACTION] = E.A_TAKE2
-            S[L.RECORD + E.R_TAKEN] = 2 << E.PACK_BITS * c
-    elif action < E.BUY:
-        if action < E.RESERVE_BLIND:
-            slot = action - E.RESERVE
+            S[L.RECORD + R_ACTION] = A_TAKE2
+            S[L.RECORD + R_TAKEN] = 2 << PACK_BITS * c
+    elif action < BUY:
+        if action < RESERVE_BLIND:
+            slot = action - RESERVE
             card = _leave_display(S, cfg, slot)
             _reserve(S, base, card, 0)
             if rec:
-                S[L.RECORD + E.R_ACTION] = E.A_RESERVE
-                S[L.RECORD + E.R_SOURCE] = E.FROM_DISPLAY
-                S[L.RECORD + E.R_SLOT] = slot
+                S[L.RECORD + R_ACTION] = A_RESERVE
+                S[L.RECORD + R_SOURCE] = FROM_DISPLAY
+                S[L.RECORD + R_SLOT] = slot
         else:
-            level = action - E.RESERVE_BLIND
+            level = action - RESERVE_BLIND
             card = pop_deck(S, cfg, level)
             _reserve(S, base, card, 1)
             if rec:
-                S[L.RECORD + E.R_ACTION] = E.A_BLIND
-                S[L.RECORD + E.R_SOURCE] = E.FROM_DECK + level
-        if S[L.SUPPLY + E.GOLD]:
-            S[L.SUPPLY + E.GOLD] -= 1
-            S[base + L.P_TOKENS + E.GOLD] += 1
+                S[L.RECORD + R_ACTION] = A_BLIND
+                S[L.RECORD + R_SOURCE] = FROM_DECK + level
+        if S[L.SUPPLY + GOLD]:
+            S[L.SUPPLY + GOLD] -= 1
+            S[base + L.P_TOKENS + GOLD] += 1
             if rec:
-                S[L.RECORD + E.R_TAKEN] = 1 << E.PACK_BITS * E.GOLD
+                S[L.RECORD + R_TAKEN] = 1 << PACK_BITS * GOLD
         if rec:
-            S[L.RECORD + E.R_CARD] = card
-    elif action < E.PASS:
-        if action < E.BUY_RESERVED:
-            slot = action - E.BUY
+            S[L.RECORD + R_CARD] = card
+    elif action < PASS:
+        if action < BUY_RESERVED:
+            slot = action - BUY
             card = _leave_display(S, cfg, slot)
             if rec:
-                S[L.RECORD + E.R_SOURCE] = E.FROM_DISPLAY
-                S[L.RECORD + E.R_SLOT] = slot
+                S[L.RECORD + R_SOURCE] = FROM_DISPLAY
+                S[L.RECORD + R_SLOT] = slot
         else:
-            card = _unreserve(S, base, action - E.BUY_RESERVED)
+            card = _unreserve(S, base, action - BUY_RESERVED)
             if rec:
-                S[L.RECORD + E.R_SOURCE] = E.FROM_RESERVE
+                S[L.RECORD + R_SOURCE] = FROM_RESERVE
         _pay(S, cards, base, card)
         S[base + L.P_BONUS + cards[card, L.K_BONUS]] += 1
         S[base + L.P_POINTS] += cards[card, L.K_POINTS]
         S[base + L.P_CARDS] += 1
         S[L.H_BOUGHT] = 1
         if rec:
-            S[L.RECORD + E.R_ACTION] = E.A_BUY
-            S[L.RECORD + E.R_CARD] = card
+            S[L.RECORD + R_ACTION] = A_BUY
+            S[L.RECORD + R_CARD] = card
         return NEXT_NOBLES
     else:
         S[base + L.P_PASSES] += 1
         S[L.H_ROUND_PASSES] += 1
         return NEXT_NOBLES
     held = 0
-    for c in range(E.N_GEMS + 1):
+    for c in range(N_GEMS + 1):
         held += S[base + L.P_TOKENS + c]
     over = held - cfg[L.C_LIMIT + p]
     if over > 0:
@@ -239,21 +288,21 @@ def act(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, action: int) -> int:
 @jit
 def _ask_return(S: np.ndarray) -> None:
     base = seat(S[L.H_CURRENT])
-    S[L.H_PHASE] = E.RETURNING
+    S[L.H_PHASE] = RETURNING
     S[L.H_N_LEGAL] = 0
-    for c in range(E.N_GEMS + 1):
+    for c in range(N_GEMS + 1):
         if S[base + L.P_TOKENS + c]:
-            push(S, E.RETURN + c)
+            push(S, RETURN + c)
 
 
 @jit
 def give_back(S: np.ndarray, action: int) -> int:
     """One token handed back (`State._return`); what comes next."""
-    c = action - E.RETURN
+    c = action - RETURN
     S[seat(S[L.H_CURRENT]) + L.P_TOKENS + c] -= 1
     S[L.SUPPLY + c] += 1
     if S[L.H_RECORD]:
-        S[L.RECORD + E.R_RETURNED] += 1 << E.PACK_BITS * c
+        S[L.RECORD + R_RETURNED] += 1 << PACK_BITS * c
     S[L.H_EXCESS] -= 1
     return NEXT_RETURN if S[L.H_EXCESS] else NEXT_NOBLES
 
@@ -269,19 +318,19 @@ def _nobles_step(S: np.ndarray, nobles: np.ndarray) -> int:
     for i in range(S[L.H_N_TABLE]):
         k = S[L.TABLE + i]
         ok = True
-        for c in range(E.N_GEMS):
+        for c in range(N_GEMS):
             if S[base + L.P_BONUS + c] < nobles[k, L.N_REQUIREMENT + c]:
                 ok = False
         if ok:
-            push(S, E.NOBLE + k)
+            push(S, NOBLE + k)
     qualify = S[L.H_N_LEGAL]
     S[base + L.P_NOBLE_AGAIN] = 1 if qualify > 1 else 0
     if qualify == 0:
         return NEXT_END_TURN
     if qualify == 1:
-        visit(S, nobles, S[L.LEGAL] - E.NOBLE)
+        visit(S, nobles, S[L.LEGAL] - NOBLE)
         return NEXT_END_TURN
-    S[L.H_PHASE] = E.NOBLE_CHOICE
+    S[L.H_PHASE] = NOBLE_CHOICE
     return NEXT_DECIDE
 
 
@@ -300,7 +349,7 @@ def visit(S: np.ndarray, nobles: np.ndarray, noble: int) -> None:
     S[base + L.P_POINTS] += nobles[noble, L.N_POINTS]
     S[L.H_ROUND_VISITS] += 1
     if S[L.H_RECORD]:
-        S[L.RECORD + E.R_NOBLE] = noble
+        S[L.RECORD + R_NOBLE] = noble
 
 
 @jit
@@ -311,14 +360,14 @@ def _end_turn(S: np.ndarray, cfg: np.ndarray, log: np.ndarray) -> bool:
     turn = S[L.H_TURN]
     if S[L.H_RECORD]:
         row = log[turn]
-        copy(row, 0, S, L.RECORD, E.R_POINTS)
-        k = E.R_POINTS
+        copy(row, 0, S, L.RECORD, R_POINTS)
+        k = R_POINTS
         row[k] = S[base + L.P_POINTS]
-        copy(row, E.R_TOKENS, S, base + L.P_TOKENS, E.N_GEMS + 1)
-        copy(row, E.R_BONUSES, S, base + L.P_BONUS, E.N_GEMS)
-        copy(row, E.R_DECK_LEFT, S, L.H_DECK_LEFT, E.N_LEVELS)
-        copy(row, E.R_SUPPLY, S, L.SUPPLY, E.N_GEMS + 1)
-        copy(row, E.R_RESERVED, S, base + L.P_RESERVED, E.MAX_RESERVED)
+        copy(row, R_TOKENS, S, base + L.P_TOKENS, N_GEMS + 1)
+        copy(row, R_BONUSES, S, base + L.P_BONUS, N_GEMS)
+        copy(row, R_DECK_LEFT, S, L.H_DECK_LEFT, N_LEVELS)
+        copy(row, R_SUPPLY, S, L.SUPPLY, N_GEMS + 1)
+        copy(row, R_RESERVED, S, base + L.P_RESERVED, MAX_RESERVED)
     S[L.H_TURN] = turn + 1
     n = cfg[L.C_N]
     if p == n - 1:
@@ -331,8 +380,8 @@ def _end_turn(S: np.ndarray, cfg: np.ndarray, log: np.ndarray) -> bool:
             S[L.H_END_REASON] = 1
         elif (turn + 1) // n >= cfg[L.C_MAX_ROUNDS]:
             S[L.H_END_REASON] = 2
-        if S[L.H_END_REASON] != E.EMPTY:
-            S[L.H_PHASE] = E.END
+        if S[L.H_END_REASON] != EMPTY:
+            S[L.H_PHASE] = END
             S[L.H_N_LEGAL] = 0
             return True
         S[L.H_ROUND_PASSES] = 0
@@ -385,12 +434,12 @@ def apply(
 ) -> None:
     """Apply a legal choice and every forced follow-up (`State.apply_action`)."""
     phase = S[L.H_PHASE]
-    if phase == E.MAIN:
+    if phase == MAIN:
         step = act(S, cfg, cards, action)
-    elif phase == E.RETURNING:
+    elif phase == RETURNING:
         step = give_back(S, action)
     else:
-        visit(S, nobles, action - E.NOBLE)
+        visit(S, nobles, action - NOBLE)
         step = NEXT_END_TURN
     advance(S, cfg, cards, nobles, log, step)
 

@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.kernel import kernel
-from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.actions import EMPTY
 from sanssim.games.splendor.core import layout as L
 
 jit = kernel  # no reference counts: what allocates is a plain `nb.njit`
@@ -38,7 +38,7 @@ def pop_deck(S: np.ndarray, cfg: np.ndarray, level: int) -> int:
     """The top card of a level's deck, or EMPTY."""
     left = S[L.H_DECK_LEFT + level]
     if left == 0:
-        return E.EMPTY
+        return EMPTY
     S[L.H_DECK_LEFT + level] = left - 1
     return S[L.DECKS + cfg[L.C_LEVEL_START + level] + left - 1]
 

@@ -13,7 +13,18 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.games.splendor import engine as E
+from sanssim.games.splendor.actions import (
+    BUY,
+    GOLD,
+    MAIN,
+    N_GEMS,
+    NOBLE_CHOICE,
+    PASS,
+    RESERVE,
+    RESERVE_BLIND,
+    RETURN,
+    RETURNING,
+)
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.ismcts import ismcts
@@ -50,18 +61,18 @@ def greedy_scores(
     count = position(S, cards, base, work)
     acts, pos_cards, shorts = work[0], work[1], work[2]
     phase = S[L.H_PHASE]
-    if count == 0 and phase != E.NOBLE_CHOICE:
+    if count == 0 and phase != NOBLE_CHOICE:
         return False
-    if phase == E.MAIN:
+    if phase == MAIN:
         target = _greedy_target(pos_cards, shorts, count, cards)
         for j in range(n_legal):
             a = S[L.LEGAL + j]
-            if a >= E.BUY and a < E.PASS:
+            if a >= BUY and a < PASS:
                 i = find(acts, count, a)
                 gems, gold = spent(S, cards, base, pos_cards[i])
                 score = 100.0 + 10.0 * cards[pos_cards[i], L.K_POINTS]
                 out[j] = score + -0.01 * (gems + gold)
-            elif a < E.RESERVE:
+            elif a < RESERVE:
                 progress = 0.0
                 breadth = 0.0
                 for k in range(3):
@@ -77,17 +88,17 @@ def greedy_scores(
                             helped += 1
                     breadth += helped
                 out[j] = progress + 0.001 * breadth
-            elif a == E.PASS:
+            elif a == PASS:
                 out[j] = -2.0
             elif (
-                a < E.RESERVE_BLIND
-                and S[L.SUPPLY + E.GOLD]
-                and S[L.DISPLAY + a - E.RESERVE] == pos_cards[target]
+                a < RESERVE_BLIND
+                and S[L.SUPPLY + GOLD]
+                and S[L.DISPLAY + a - RESERVE] == pos_cards[target]
             ):
                 out[j] = 0.5
             else:
                 out[j] = -1.0
-    elif phase == E.RETURNING:
+    elif phase == RETURNING:
         least = 0
         for i in range(1, count):
             if _need_sum(S, cards, base, pos_cards[i]) < _need_sum(
@@ -95,8 +106,8 @@ def greedy_scores(
             ):
                 least = i
         for j in range(n_legal):
-            c = S[L.LEGAL + j] - E.RETURN
-            if c == E.GOLD:
+            c = S[L.LEGAL + j] - RETURN
+            if c == GOLD:
                 out[j] = -1.0
             else:
                 need = max(0, cards[pos_cards[least], L.K_COST + c] - S[base + L.P_BONUS + c])
@@ -109,7 +120,7 @@ def greedy_scores(
 @inline
 def _need_sum(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
     total = 0
-    for c in range(E.N_GEMS):
+    for c in range(N_GEMS):
         total += max(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
     return total
 
