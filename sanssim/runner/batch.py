@@ -9,6 +9,7 @@ moment is a valid run of the parts it lists and `resume` plays only the rest.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -119,24 +120,17 @@ def json_value(value: Any) -> str:
     return json.dumps(value, indent=2).replace("\n", "\n  ")
 
 
-_texts: dict[str, str] = {}  # compact JSON of an UNCHANGING value: its json_value text
-TEXTS_KEPT = 64
+@functools.lru_cache(maxsize=64)
+def _indented(compact: str) -> str:
+    """`json_value` of the value whose compact JSON is `compact`, remembered by that text."""
+    return json_value(json.loads(compact))
 
 
 def unchanging_texts(manifest: dict[str, Any]) -> dict[str, str]:
     """`write_json`'s `fixed` for a manifest: the indented texts of its UNCHANGING values,
     remembered by their compact JSON (which the C encoder writes several times faster),
     since a tune's many small arms share their component data."""
-    fixed = {}
-    for key in UNCHANGING:
-        if key in manifest:
-            compact = json.dumps(manifest[key])
-            if compact not in _texts:
-                if len(_texts) >= TEXTS_KEPT:
-                    _texts.clear()
-                _texts[compact] = json_value(manifest[key])
-            fixed[key] = _texts[compact]
-    return fixed
+    return {key: _indented(json.dumps(manifest[key])) for key in UNCHANGING if key in manifest}
 
 
 def read_json(path: Path) -> dict[str, Any]:
