@@ -25,10 +25,11 @@ from sanssim.games.seikatsu.core.engine import (
     side_totals,
 )
 from sanssim.games.seikatsu.core.lookahead import choose, decide, float_work, int_work
-from sanssim.games.seikatsu.core.strategies import ISMCTS
+from sanssim.games.seikatsu.core.strategies import ISMCTS, RANDOM, choose_random
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
     N_FLOWERS,
+    N_KINDS,
     N_LEGAL,
     N_PLAYERS,
     N_ROWS,
@@ -60,17 +61,20 @@ def play_games(
     ints = int_work(t)
     totals = np.zeros(sides, dtype=np.int64)
     place = np.zeros(sides, dtype=np.int64)
+    counts = np.zeros(t[N_KINDS], dtype=np.int64)
     row = 0 if record else -1
     for gi in range(seeds.shape[0]):
         base = gi % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
             seeding.seed_games(streams, seeds, gi, gens)
-        deal(t, s, gens[base])
+        deal(t, s, gens[base], counts)
         first = row
         while s[N_LEGAL] > 0:
             p = s[CURRENT]
             g = gens[base + 1 + p]
-            if codes[p] == ISMCTS:
+            if codes[p] == RANDOM:  # the cheapest choice: no call with ten arrays
+                action = choose_random(t, s, g)
+            elif codes[p] == ISMCTS:
                 action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
             else:  # a kernel: no reference counts on its arrays
                 action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
