@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.engine import (
     LOG_ACTION,
     LOG_GAME,
@@ -69,18 +70,14 @@ def play_games(
             seeding.seed_games(streams, seeds, gi, gens)
         deal(t, s, gens[base], counts)
         first = row
-        while s[N_LEGAL] > 0:
-            p = s[CURRENT]
+        while True:
+            row = _turns(t, s, codes, weights, gens, base, stats, floats, ints, policy, log, row)
+            if s[N_LEGAL] == 0:
+                break
+            p = s[CURRENT]  # an ismcts seat to move
             g = gens[base + 1 + p]
-            if codes[p] == RANDOM:  # the cheapest choice: no call with ten arrays
-                action = choose_random(t, s, g)
-            elif codes[p] == ISMCTS:
-                action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
-            else:  # a kernel: no reference counts on its arrays
-                action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
-            if record:
-                log[row, LOG_ACTION] = action
-            row = apply(t, s, action, log, row)
+            action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
+            row = _apply(t, s, action, log, row)
         if record:
             log[first:row, LOG_GAME] = gi
         for i in range(t[N_STARTS]):
@@ -98,3 +95,31 @@ def play_games(
             scores[gi, 2, p] = s[t[S_OWN] + p]
             scores[gi, 3, p] = s[t[S_KOI_PLAYED] + p]
     return max(row, 0)
+
+
+@kernel
+def _turns(
+    t, s, codes, weights, gens, base: int, stats, floats, ints, policy, log, row: int
+) -> int:
+    """The game's turns until it ends or an `ismcts` seat is to move (its search
+    allocates: not a kernel), game `base`'s seat p drawing from `gens[base + 1 + p]`.
+    A kernel, so that neither the generators' views nor the calls count references."""
+    while s[N_LEGAL] > 0:
+        p = s[CURRENT]
+        g = gens[base + 1 + p]
+        if codes[p] == RANDOM:
+            action = choose_random(t, s, g)
+        elif codes[p] == ISMCTS:
+            return row
+        else:
+            action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
+        row = _apply(t, s, action, log, row)
+    return row
+
+
+@kernel
+def _apply(t, s, action: np.int64, log, row: int) -> int:
+    """`apply` of a seat's choice, the choice written to its log row (when logging)."""
+    if row >= 0:
+        log[row, LOG_ACTION] = action
+    return apply(t, s, action, log, row)
