@@ -111,35 +111,26 @@ def _compress(typingctx, h, m, count, last):
             for a, v in zip(kinds, args[: len(kinds)], strict=True)
         ]
 
-        def load(k, i):  # word i of array k, in every lane
-            aryty = signature.args[k]
+        def pointer(k, *place):
+            index = [context.get_constant(types.intp, x) for x in place]
+            return cgutils.get_item_pointer(context, builder, kinds[k], arrays[k], index)
+
+        def load(k, i):  # word i of array k (a lane's count: of the counts), every lane
             if not lanes:
-                index = [context.get_constant(types.intp, i)]
-                return builder.load(
-                    cgutils.get_item_pointer(context, builder, aryty, arrays[k], index)
-                )
+                return builder.load(pointer(k, i))
             v = ir.Constant(word, ir.Undefined)
-            for lane in range(lanes):  # the counts: one per lane
-                place = (lane, i) if aryty.ndim == 2 else (lane,)
-                index = [context.get_constant(types.intp, x) for x in place]
-                x = builder.load(
-                    cgutils.get_item_pointer(context, builder, aryty, arrays[k], index)
-                )
-                x = context.cast(builder, x, aryty.dtype, types.uint64)
+            for lane in range(lanes):
+                x = builder.load(pointer(k, lane, i) if kinds[k].ndim == 2 else pointer(k, lane))
+                x = context.cast(builder, x, kinds[k].dtype, types.uint64)
                 v = builder.insert_element(v, x, ir.IntType(32)(lane))
             return v
 
-        def store(value, i):
+        def store(value, i):  # into word i of `h`, every lane
             if not lanes:
-                index = [context.get_constant(types.intp, i)]
-                builder.store(
-                    value, cgutils.get_item_pointer(context, builder, h, arrays[0], index)
-                )
-                return
+                builder.store(value, pointer(0, i))
             for lane in range(lanes):
-                index = [context.get_constant(types.intp, x) for x in (lane, i)]
-                pointer = cgutils.get_item_pointer(context, builder, h, arrays[0], index)
-                builder.store(builder.extract_element(value, ir.IntType(32)(lane)), pointer)
+                x = builder.extract_element(value, ir.IntType(32)(lane))
+                builder.store(x, pointer(0, lane, i))
 
         def constant(x):  # an unsigned 64-bit word as LLVM reads it: two's complement
             c = int(x) - (1 << 64) if int(x) >> 63 else int(x)
