@@ -23,7 +23,6 @@ from sanssim.games.seikatsu.core.engine import (
     new_state,
     row_points,
     side_ranks,
-    side_totals,
 )
 from sanssim.games.seikatsu.core.lookahead import choose, decide, float_work, int_work
 from sanssim.games.seikatsu.core.strategies import ISMCTS, RANDOM, choose_random
@@ -82,15 +81,17 @@ def play_games(
             log[first:row, LOG_GAME] = gi
         for i in range(t[N_STARTS]):
             start[gi, i] = s[t[S_START] + i]
-        side_totals(t, s, totals)
+        for side in range(sides):  # each row's points once: `side_totals` from them
+            pagoda = t[t[T_SIDE_PAGODA] + side]
+            totals[side] = s[t[S_SIDE_SCORE] + side]
+            for k in range(t[N_ROWS]):
+                rows[gi, side, k] = row_points(t, s, pagoda, k)
+                totals[side] += rows[gi, side, k]
         side_ranks(t, totals, place)
         for side in range(sides):
             scores[gi, 0, side] = s[t[S_SIDE_SCORE] + side]
             scores[gi, 1, side] = totals[side]
             ranks[gi, side] = place[side]
-            pagoda = t[t[T_SIDE_PAGODA] + side]
-            for k in range(t[N_ROWS]):
-                rows[gi, side, k] = row_points(t, s, pagoda, k)
         for p in range(n):
             scores[gi, 2, p] = s[t[S_OWN] + p]
             scores[gi, 3, p] = s[t[S_KOI_PLAYED] + p]
