@@ -85,33 +85,65 @@ _G = ((0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15))
 _G += ((0, 5, 10, 15), (1, 6, 11, 12), (2, 7, 8, 13), (3, 4, 9, 14))
 
 
+HASH_LANES = 8  # texts hashed side by side, one 64-bit word of each in a vector
+
+
 @intrinsic
 def _compress(typingctx, h, m, count, last):
     """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F), its twelve
     rounds written out: every word in a register and every message index a constant,
-    where numba's loop would read the schedule and the words from memory at each step."""
+    where numba's loop would read the schedule and the words from memory at each step.
+    With 2-d `h` (HASH_LANES, 8) and `m` (HASH_LANES, 16) and an array of counts, it
+    compresses HASH_LANES blocks at once, each word a vector of their words (`last` is
+    then every lane's)."""
     if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in (h, m)):
+        return None
+    lanes = HASH_LANES if h.ndim == 2 else 0
+    if m.ndim != h.ndim or (lanes and not isinstance(count, types.Array)):
         return None
 
     def codegen(context, builder, signature, args):
-        word = ir.IntType(64)
-        state = context.make_array(h)(context, builder, args[0])
-        block = context.make_array(m)(context, builder, args[1])
+        scalar = ir.IntType(64)
+        word = ir.VectorType(scalar, lanes) if lanes else scalar
+        kinds = signature.args[: 3 if lanes else 2]
+        arrays = [
+            context.make_array(a)(context, builder, v)
+            for a, v in zip(kinds, args[: len(kinds)], strict=True)
+        ]
 
-        def at(array, aryty, i):
-            index = context.get_constant(types.intp, i)
-            return cgutils.get_item_pointer(context, builder, aryty, array, [index])
+        def pointer(k, *place):
+            index = [context.get_constant(types.intp, x) for x in place]
+            return cgutils.get_item_pointer(context, builder, kinds[k], arrays[k], index)
+
+        def load(k, i):  # word i of array k (a lane's count: of the counts), every lane
+            if not lanes:
+                return builder.load(pointer(k, i))
+            v = ir.Constant(word, ir.Undefined)
+            for lane in range(lanes):
+                x = builder.load(pointer(k, lane, i) if kinds[k].ndim == 2 else pointer(k, lane))
+                x = context.cast(builder, x, kinds[k].dtype, types.uint64)
+                v = builder.insert_element(v, x, ir.IntType(32)(lane))
+            return v
+
+        def store(value, i):  # into word i of `h`, every lane
+            if not lanes:
+                builder.store(value, pointer(0, i))
+            for lane in range(lanes):
+                x = builder.extract_element(value, ir.IntType(32)(lane))
+                builder.store(x, pointer(0, lane, i))
 
         def constant(x):  # an unsigned 64-bit word as LLVM reads it: two's complement
-            return word(int(x) - (1 << 64) if int(x) >> 63 else int(x))
+            c = int(x) - (1 << 64) if int(x) >> 63 else int(x)
+            return ir.Constant(word, [scalar(c)] * lanes) if lanes else scalar(c)
 
         def rotr(x, n):
-            return builder.or_(builder.lshr(x, word(n)), builder.shl(x, word(64 - n)))
+            return builder.or_(builder.lshr(x, constant(n)), builder.shl(x, constant(64 - n)))
 
-        hs = [builder.load(at(state, h, i)) for i in range(8)]
-        ms = [builder.load(at(block, m, i)) for i in range(16)]
+        hs = [load(0, i) for i in range(8)]
+        ms = [load(1, i) for i in range(16)]
         v = hs + [constant(x) for x in _IV]
-        v[12] = builder.xor(v[12], context.cast(builder, args[2], count, types.uint64))
+        counted = load(2, 0) if lanes else context.cast(builder, args[2], count, types.uint64)
+        v[12] = builder.xor(v[12], counted)
         final = context.cast(builder, args[3], last, types.boolean)
         v[14] = builder.select(final, constant(~_IV[6]), v[14])
         for r in range(12):
@@ -123,7 +155,7 @@ def _compress(typingctx, h, m, count, last):
                     v[c] = builder.add(v[c], v[d])
                     v[b] = rotr(builder.xor(v[b], v[c]), rb)
         for i in range(8):
-            builder.store(builder.xor(hs[i], builder.xor(v[i], v[i + 8])), at(state, h, i))
+            store(builder.xor(hs[i], builder.xor(v[i], v[i + 8])), i)
         return context.get_dummy_value()
 
     return types.none(h, m, count, last), codegen
@@ -134,9 +166,7 @@ def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
     """`hashlib.blake2b(text[:length], digest_size=8)`'s digest as a big-endian integer;
     `words` is scratch of 24 (the hash state, then a block)."""
     h, m = words[:8], words[8:24]
-    for i in range(8):
-        h[i] = _IV[i]
-    h[0] ^= np.uint64(0x01010000 | _DIGEST)
+    _start(h)
     done = 0
     while True:
         size = min(_BLOCK, length - done)
@@ -150,9 +180,23 @@ def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
         done += size
         if last:
             break
+    return _digest(h[0])
+
+
+@kernel
+def _start(h: np.ndarray) -> None:
+    """BLAKE2b's starting state for an unkeyed digest of `_DIGEST` bytes."""
+    for i in range(8):
+        h[i] = _IV[i]
+    h[0] ^= np.uint64(0x01010000 | _DIGEST)
+
+
+@kernel
+def _digest(first: np.uint64) -> np.uint64:
+    """The digest as a big-endian integer: the first 8 little-endian bytes of h[0]."""
     out = np.uint64(0)
-    for i in range(_DIGEST):  # the first 8 little-endian bytes of h[0], read big-endian
-        out = (out << np.uint64(8)) | ((h[0] >> np.uint64(8 * i)) & np.uint64(0xFF))
+    for i in range(_DIGEST):
+        out = (out << np.uint64(8)) | ((first >> np.uint64(8 * i)) & np.uint64(0xFF))
     return out
 
 
@@ -199,7 +243,37 @@ def _derive_after(
     for i in range(table[row, 0]):
         text[length + i] = table[row, 1 + i]
     length += table[row, 0]
-    return np.int64(blake2b64(text, length, words) >> np.uint64(64 - SEED_BITS))
+    return _seed_of(blake2b64(text, length, words))
+
+
+@kernel
+def _seed_of(digest: np.uint64) -> np.int64:
+    """`derive_seed`'s seed of a digest: its top SEED_BITS bits."""
+    return np.int64(digest >> np.uint64(64 - SEED_BITS))
+
+
+@kernel
+def _derive_lanes(table, row: int, texts, lengths, first: int, lanes, out) -> None:
+    """`_derive_after` for the HASH_LANES games from `first` side by side (the last of
+    `lengths`' games repeated past the end), when their texts fit one block: game i's
+    seed text is `texts[i, : lengths[i]]`, its seed goes to `out[i]`. `lanes` is
+    scratch: hash states, blocks, then lengths (`_compress`'s lanes)."""
+    h, m, counts = lanes[:, :8], lanes[:, 8:24], lanes[:, 24]
+    extra = table[row, 0]
+    count = lengths.shape[0]
+    for lane in range(HASH_LANES):
+        game = min(first + lane, count - 1)
+        size = lengths[game]
+        for w in range(16):
+            m[lane, w] = 0
+        for i in range(size + extra):  # little-endian words: byte i at bits 8 (i % 8)
+            byte = texts[game, i] if i < size else table[row, 1 + i - size]
+            m[lane, i >> 3] |= np.uint64(byte) << np.uint64(8 * (i & 7))
+        counts[lane] = size + extra
+        _start(h[lane])
+    _compress(h, m, counts, True)
+    for lane in range(min(HASH_LANES, count - first)):
+        out[first + lane] = _seed_of(_digest(h[lane, 0]))
 
 
 @nb.njit(cache=True)
@@ -213,23 +287,35 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
     """Seed the streams of the block of games from `first` (at most BLOCK_GAMES, to the
     end of `game_seeds`): game first + i's stream s is `gens[i * streams + s]`, drawing
     as `random.Random` seeded as `table` says (`stream_table`, `rng.seed_block`); UNUSED
-    streams are left as they are."""
+    streams are left as they are. A stream's seeds are hashed HASH_LANES games side by
+    side when its texts fit one block, else one game at a time."""
     streams = table.shape[0]
     count = min(BLOCK_GAMES, len(game_seeds) - first)
     text, words = scratch(table)
+    texts = np.empty((count, _WIDEST_INT), dtype=np.uint8)
+    lengths = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        lengths[i] = _write_int(game_seeds[first + i], texts[i])
+    lanes = np.empty((HASH_LANES, 25), dtype=np.uint64)
+    derived = np.empty((streams, count), dtype=np.int64)
+    for s in range(streams):
+        kind = table[s, 0]
+        if kind == GAME_SEED:
+            derived[s] = game_seeds[first : first + count]
+        elif 0 <= kind <= _BLOCK - _WIDEST_INT:
+            for lane in range(0, count, HASH_LANES):
+                _derive_lanes(table, s, texts, lengths, lane, lanes, derived[s])
+        elif kind >= 0:
+            for i in range(count):
+                text[: lengths[i]] = texts[i, : lengths[i]]
+                derived[s, i] = _derive_after(lengths[i], table, s, text, words)
     rows = np.empty(count * streams, dtype=np.int64)
     values = np.empty(count * streams, dtype=np.int64)
     used = 0
     for i in range(count):
-        seed = game_seeds[first + i]
-        length = _write_int(seed, text)
         for s in range(streams):
-            kind = table[s, 0]
-            if kind == UNUSED:
-                continue
-            rows[used] = i * streams + s
-            values[used] = (
-                seed if kind == GAME_SEED else _derive_after(length, table, s, text, words)
-            )
-            used += 1
+            if table[s, 0] != UNUSED:
+                rows[used] = i * streams + s
+                values[used] = derived[s, i]
+                used += 1
     rng.seed_block(gens, rows[:used], values[:used])

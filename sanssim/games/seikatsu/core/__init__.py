@@ -124,7 +124,8 @@ class SeikatsuCore:
         scores = np.zeros((count, 4, n), dtype=np.int64)
         rows = np.zeros((count, t[N_SIDES], t[N_ROWS]), dtype=np.int64)
         ranks = np.zeros((count, t[N_SIDES]), dtype=np.int64)
-        seeds = np.array([seed for _, seed in games], dtype=np.int64)
+        pairs = frames.id_pairs(games)
+        seeds = np.ascontiguousarray(pairs[:, 1])
         written = play_games(
             t,
             codes,
@@ -139,12 +140,12 @@ class SeikatsuCore:
             rows,
             ranks,
         )
-        results = frames.result_frame(run_id, game, strategies, games, start, scores, rows, ranks)
+        results = frames.result_frame(run_id, game, strategies, pairs, start, scores, rows, ranks)
         if not record:
             return CoreChunk(results, None)
         if not written:
             return CoreChunk(results, pl.DataFrame(schema=GAME.turn_schema))
-        return CoreChunk(results, frames.turn_frame(run_id, game, games, log[:written]))
+        return CoreChunk(results, frames.turn_frame(run_id, game, pairs, log[:written]))
 
     def decide(self, state: State, spec: StrategySpec, stream: np.ndarray) -> int:
         """The compiled choice of `spec` for the seat to move in a Python `state`, drawing

@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.engine import (
     LOG_ACTION,
     LOG_GAME,
@@ -22,13 +23,13 @@ from sanssim.games.seikatsu.core.engine import (
     new_state,
     row_points,
     side_ranks,
-    side_totals,
 )
 from sanssim.games.seikatsu.core.lookahead import choose, decide, float_work, int_work
-from sanssim.games.seikatsu.core.strategies import ISMCTS
+from sanssim.games.seikatsu.core.strategies import ISMCTS, RANDOM, choose_random
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
     N_FLOWERS,
+    N_KINDS,
     N_LEGAL,
     N_PLAYERS,
     N_ROWS,
@@ -60,37 +61,66 @@ def play_games(
     ints = int_work(t)
     totals = np.zeros(sides, dtype=np.int64)
     place = np.zeros(sides, dtype=np.int64)
+    counts = np.zeros(t[N_KINDS], dtype=np.int64)
     row = 0 if record else -1
     for gi in range(seeds.shape[0]):
         base = gi % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
             seeding.seed_games(streams, seeds, gi, gens)
-        deal(t, s, gens[base])
+        deal(t, s, gens[base], counts)
         first = row
-        while s[N_LEGAL] > 0:
-            p = s[CURRENT]
+        while True:
+            row = _turns(t, s, codes, weights, gens, base, stats, floats, ints, policy, log, row)
+            if s[N_LEGAL] == 0:
+                break
+            p = s[CURRENT]  # an ismcts seat to move
             g = gens[base + 1 + p]
-            if codes[p] == ISMCTS:
-                action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
-            else:  # a kernel: no reference counts on its arrays
-                action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
-            if record:
-                log[row, LOG_ACTION] = action
-            row = apply(t, s, action, log, row)
+            action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
+            row = _apply(t, s, action, log, row)
         if record:
             log[first:row, LOG_GAME] = gi
         for i in range(t[N_STARTS]):
             start[gi, i] = s[t[S_START] + i]
-        side_totals(t, s, totals)
+        for side in range(sides):  # each row's points once: `side_totals` from them
+            pagoda = t[t[T_SIDE_PAGODA] + side]
+            totals[side] = s[t[S_SIDE_SCORE] + side]
+            for k in range(t[N_ROWS]):
+                rows[gi, side, k] = row_points(t, s, pagoda, k)
+                totals[side] += rows[gi, side, k]
         side_ranks(t, totals, place)
         for side in range(sides):
             scores[gi, 0, side] = s[t[S_SIDE_SCORE] + side]
             scores[gi, 1, side] = totals[side]
             ranks[gi, side] = place[side]
-            pagoda = t[t[T_SIDE_PAGODA] + side]
-            for k in range(t[N_ROWS]):
-                rows[gi, side, k] = row_points(t, s, pagoda, k)
         for p in range(n):
             scores[gi, 2, p] = s[t[S_OWN] + p]
             scores[gi, 3, p] = s[t[S_KOI_PLAYED] + p]
     return max(row, 0)
+
+
+@kernel
+def _turns(
+    t, s, codes, weights, gens, base: int, stats, floats, ints, policy, log, row: int
+) -> int:
+    """The game's turns until it ends or an `ismcts` seat is to move (its search
+    allocates: not a kernel), game `base`'s seat p drawing from `gens[base + 1 + p]`.
+    A kernel, so that neither the generators' views nor the calls count references."""
+    while s[N_LEGAL] > 0:
+        p = s[CURRENT]
+        g = gens[base + 1 + p]
+        if codes[p] == RANDOM:
+            action = choose_random(t, s, g)
+        elif codes[p] == ISMCTS:
+            return row
+        else:
+            action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
+        row = _apply(t, s, action, log, row)
+    return row
+
+
+@kernel
+def _apply(t, s, action: np.int64, log, row: int) -> int:
+    """`apply` of a seat's choice, the choice written to its log row (when logging)."""
+    if row >= 0:
+        log[row, LOG_ACTION] = action
+    return apply(t, s, action, log, row)

@@ -117,10 +117,12 @@ def _pop_bag(t: np.ndarray, s: np.ndarray) -> np.int64:
     return s[t[S_BAG] + s[BAG_LEN]]
 
 
-@nb.njit(cache=True)
-def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> None:
-    """A fresh deal from the bag stream `g` (`State.__init__`)."""
-    s[:] = 0
+@kernel
+def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray, counts: np.ndarray) -> None:
+    """A fresh deal from the bag stream `g` (`State.__init__`); `counts` is scratch of
+    `N_KINDS` (a kernel: the chunk deals every game)."""
+    for i in range(s.shape[0]):
+        s[i] = 0
     s[PHASE] = PLAY
     for c in range(t[N_CELLS]):
         s[t[S_BOARD] + c] = EMPTY
@@ -144,10 +146,11 @@ def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray) -> None:
             bag[size + i] = t[KOI_KIND]
         size += t[KOI_COUNT]
         s[BAG_LEN] = size
-        counts = np.zeros(t[N_KINDS], dtype=np.int64)  # the bag sorted (`bag.sort()`)
+        for kind in range(t[N_KINDS]):  # the bag sorted (`bag.sort()`)
+            counts[kind] = 0
         for i in range(size):
             counts[bag[i]] += 1
-        spread(counts, bag)
+        spread(counts[: t[N_KINDS]], bag)
         rng.shuffle(g, bag, size)
     for p in range(n):
         for i in range(2):

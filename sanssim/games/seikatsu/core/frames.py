@@ -8,6 +8,7 @@ from arrays here.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -49,17 +50,25 @@ LOG_COLUMNS = {
 assert tuple(LOG_COLUMNS) == TURN_FIELDS
 
 
+def id_pairs(games: Sequence[tuple[int, int]]) -> np.ndarray:
+    """A chunk's (game_id, game_seed) pairs as one int64 array of two columns, read in
+    one pass (a list comprehension per column costs as much as the games' scoring)."""
+    flat = itertools.chain.from_iterable(games)
+    return np.fromiter(flat, dtype=np.int64, count=2 * len(games)).reshape(-1, 2)
+
+
 def result_frame(
     run_id: str,
     game: Game,
     strategies: Sequence[str],
-    games: Sequence[tuple[int, int]],
+    games: np.ndarray,
     start: np.ndarray,
     scores: np.ndarray,
     rows: np.ndarray,
     ranks: np.ndarray,
 ) -> pl.DataFrame:
-    """The results frame from `chunk.play_games`' per-game arrays."""
+    """The results frame from `chunk.play_games`' per-game arrays; `games` are the
+    chunk's `id_pairs`."""
     n = game.n_players
     side = np.array(game.side, dtype=np.int64)
     per_seat = np.arange(len(games)).repeat(n)
@@ -69,8 +78,8 @@ def result_frame(
     birds = scores[:, 0, side]
     totals = scores[:, 1, side]
     cols = {
-        "game_id": np.array([g for g, _ in games], dtype=np.int64).repeat(n),
-        "game_seed": np.array([s for _, s in games], dtype=np.int64).repeat(n),
+        "game_id": games[:, 0].repeat(n),
+        "game_seed": games[:, 1].repeat(n),
         "start_tiles": kinds,
         "bird_points": birds.ravel(),
         "own_bird_points": scores[:, 2, :n].ravel(),
@@ -85,14 +94,13 @@ def result_frame(
     return results_frame(run_id, GAME.name, n, strategies, len(games), own, schema)
 
 
-def turn_frame(
-    run_id: str, game: Game, games: Sequence[tuple[int, int]], log: np.ndarray
-) -> pl.DataFrame:
-    """The turns frame from the first rows of the log block (`engine.play`'s rows)."""
+def turn_frame(run_id: str, game: Game, games: np.ndarray, log: np.ndarray) -> pl.DataFrame:
+    """The turns frame from the first rows of the log block (`engine.play`'s rows);
+    `games` are the chunk's `id_pairs`."""
     raw = pl.DataFrame(
         {name: pl.Series(name, log[:, col], dtype=pl.Int16) for name, col in LOG_COLUMNS.items()}
     )
-    ids = np.array([g for g, _ in games], dtype=np.int64)[log[:, LOG_GAME]]
+    ids = games[log[:, LOG_GAME], 0]
     hands = log[:, LOG_HAND:]
     columns = named_turn_columns(game, raw, ids, hands.ravel(), hands.shape[1])
     frame = turns_frame(run_id, game.n_players, columns, GAME.turn_schema)
