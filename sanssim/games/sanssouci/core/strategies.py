@@ -35,7 +35,6 @@ from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
-    DISPLAY,
     EXP_SIDE,
     G_CARD_KIND,
     G_CARD_SYMBOL,
@@ -54,6 +53,7 @@ from sanssim.games.sanssouci.core.layout import (
     OCCUPIED,
     PHASE,
     REACH,
+    SLOT_OF_SYMBOL,
     TURN,
 )
 from sanssim.games.sanssouci.core.rules import (
@@ -327,17 +327,17 @@ def _tile_values(
 
 @nb.njit(cache=True, inline="always")
 def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, slot: np.int64):
-    """What keeping card `kept` in hand is worth (_Turn.take_value's second part)."""
+    """What keeping card `kept` in hand is worth (_Turn.take_value's second part): a
+    symbol card, whether its symbol shows in a slot other than the one taken."""
     kind = gp[G_CARD_KIND + kept]
     if kind == CARD_JOKER:
         return w[W_JOKER]
     if kind == CARD_PAIR:
         return w[W_PAIR]
-    symbol = gp[G_CARD_SYMBOL + kept]
-    for k in range(N_SLOTS):
-        if k != slot and st[DISPLAY + k] == symbol:
-            return w[W_SYMBOL]
-    return w[W_JOKER]
+    shown = st[SLOT_OF_SYMBOL + gp[G_CARD_SYMBOL + kept]]  # the slots showing its symbol
+    if slot >= 0:
+        shown &= ~(np.int64(1) << slot)
+    return w[W_SYMBOL] if shown else w[W_JOKER]
 
 
 @kernel
