@@ -145,12 +145,35 @@ def best_by_score(
             scores[i] = greedy_score(st, gp, st[LEGAL + i])
     else:
         heuristic_scores(st, gp, w, scores, work)
+    return _first_best(st, scores)
+
+
+@nb.njit(cache=True, inline="always")
+def _first_best(st: np.ndarray, scores: np.ndarray) -> np.int64:
+    """The first legal choice of the highest of `scores`."""
     best = st[LEGAL]
     best_score = -np.inf
-    for i in range(n_legal):
+    for i in range(st[LEGAL_LEN]):
         if scores[i] > best_score:
             best, best_score = st[LEGAL + i], scores[i]
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def heuristic_placement(st: np.ndarray, work: np.ndarray) -> np.int64:
+    """`heuristic`'s PLACE choice when `work` holds what `heuristic_scores` valued at this
+    turn's TAKE decision: that valued every gardener spot of every legal take's tile, and
+    taking the tile changes nothing a placement's value reads (the seat's garden, nobles
+    and missions, the turn), so the spots' values are the ones a PLACE scoring computes."""
+    scores = work[:TILES]
+    _placement_scores(st, scores, work)
+    return _first_best(st, scores)
+
+
+@nb.njit(cache=True, inline="always")
+def _placement_scores(st: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
+    for i in range(st[LEGAL_LEN]):
+        out[i] = work[PLACED + N_SQUARES + st[LEGAL + i]]
 
 
 # ---------------------------------------------------------------------- heuristic
@@ -366,8 +389,7 @@ def heuristic_scores(
         for i in range(n_legal):
             squares |= np.int64(1) << st[LEGAL + i]
         _place_values(st, gp, w, squares, GARDENER, missions, best, left, work)
-        for i in range(n_legal):
-            out[i] = work[PLACED + N_SQUARES + st[LEGAL + i]]
+        _placement_scores(st, out, work)
         return
     _tile_values(st, gp, w, missions, best, left, work)
     for i in range(n_legal):
