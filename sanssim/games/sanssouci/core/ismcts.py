@@ -2,7 +2,8 @@
 core's determinisation, option ranking and heuristic rollouts (`lookahead`).
 
 The context is (game tables, the seat's weight row, the world's own stream, an empty
-log and its position, a results block, the heuristic's work array, an option order): a
+log and its position, a results block, the heuristic's work array, an option order,
+the turn whose take the rollout scored last or -1, `_roll`): a
 world draws its game's chance (reshuffles) from its own stream, seeded by
 `determinize`, as `PlayerView.determinize` gives the world a `random.Random` of its
 own; the rollouts' uniform draws come from the player's stream. The hooks but
@@ -17,7 +18,7 @@ import numpy as np
 from sanssim.compiled import rng as mt
 from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
-from sanssim.games.sanssouci.actions import END
+from sanssim.games.sanssouci.actions import END, PLACE, TAKE
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -26,6 +27,7 @@ from sanssim.games.sanssouci.core.layout import (
     LEGAL_ROOM,
     PHASE,
     RECORD_WIDTH,
+    TURN,
 )
 from sanssim.games.sanssouci.core.lookahead import determinize
 from sanssim.games.sanssouci.core.rules import apply
@@ -35,6 +37,7 @@ from sanssim.games.sanssouci.core.strategies import (
     TILES,
     W_SEARCH,
     best_by_score,
+    heuristic_placement,
     heuristic_scores,
     work_array,
 )
@@ -43,6 +46,7 @@ from sanssim.games.sanssouci.core.strategies import (
 @nb.njit(cache=True)
 def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
     determinize(root, ctx[0], world, ctx[2], g, root[CURRENT])
+    ctx[8][0] = -1  # no rollout take scored in this world yet
 
 
 @kernel
@@ -80,11 +84,17 @@ def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
 
 @kernel
 def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    """One decision of `lookahead.play_out`."""
+    """One decision of `lookahead.play_out`; a gardener's placement after the rollout's
+    own take of the turn, from the spots' values that take's scoring left."""
+    taken = ctx[8]
+    phase = world[PHASE]
     if uniform:
         action = world[LEGAL + np.int64(mt.random(g) * world[LEGAL_LEN])]
+    elif phase == PLACE and taken[0] == world[TURN]:
+        action = heuristic_placement(world, ctx[6])
     else:
         action = best_by_score(world, ctx[0], np.int64(HEURISTIC), ctx[1], ctx[6])
+    taken[0] = world[TURN] if phase == TAKE and not uniform else -1
     apply(world, ctx[0], ctx[2], action, ctx[3], ctx[4])
 
 
@@ -121,6 +131,7 @@ def ismcts(
         np.zeros((n, RESULT_WIDTH), dtype=np.int64),
         work_array(),
         np.empty(LEGAL_ROOM, dtype=np.int64),
+        np.full(1, -1, dtype=np.int64),
     )
     legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()
     sides = np.arange(n)

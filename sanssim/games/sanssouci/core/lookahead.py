@@ -23,6 +23,7 @@ from sanssim.games.sanssouci.core.layout import (
     DECK_LEN,
     DECKS,
     G_N,
+    G_RESHUFFLE,
     HAND_LEN,
     HANDS,
     LEGAL,
@@ -73,7 +74,9 @@ def determinize(
     st: np.ndarray, gp: np.ndarray, world: np.ndarray, wg: np.ndarray, g: np.ndarray, me: int
 ) -> None:
     """`world` and its stream `wg`: a state consistent with what seat `me` sees of `st`,
-    its unknowns sampled from `g` (PlayerView.determinize)."""
+    its unknowns sampled from `g` (PlayerView.determinize). Without the reshuffle house
+    rule the world never draws: its seed is drawn, but seeding `wg`, two thirds of the
+    call's time, is skipped."""
     _copy(world, st)
     world[RECORD] = 0
     size = world[SUPPLY_LEN]
@@ -112,7 +115,9 @@ def determinize(
             world[MISSIONS + 2 * seat] = unknown[k]
             world[MISSIONS + 2 * seat + 1] = unknown[k + 1]
             k += 2
-    mt.seed(wg, mt.getrandbits(g, np.int64(64)))
+    seed = mt.getrandbits(g, np.int64(64))
+    if gp[G_RESHUFFLE]:  # the world's stream draws for reshuffles only: else left unseeded
+        mt.seed(wg, seed)
     if world[PHASE] == TAKE and world[CURRENT] != me:
         start_turn(world, gp)
 

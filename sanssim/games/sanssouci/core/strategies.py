@@ -35,7 +35,6 @@ from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
-    DISPLAY,
     EXP_SIDE,
     G_CARD_KIND,
     G_CARD_SYMBOL,
@@ -54,6 +53,7 @@ from sanssim.games.sanssouci.core.layout import (
     OCCUPIED,
     PHASE,
     REACH,
+    SLOT_OF_SYMBOL,
     TURN,
 )
 from sanssim.games.sanssouci.core.rules import (
@@ -89,7 +89,7 @@ W_WIDTH = W_ROLLOUTS + 1
 W_SEARCH = W_WIDTH + 1  # then ismcts's parameters
 N_WEIGHTS = W_SEARCH + PARAMS
 # A decision's float work space: the legal choices' scores, each slot's tile value, and
-# each placement's value (landscape squares, then gardener squares); NaN: not yet known.
+# each placement's value (landscape squares, then gardener squares), written before read.
 TILES = LEGAL_ROOM
 PLACED = TILES + N_SLOTS
 WORK = PLACED + 2 * N_SQUARES
@@ -145,12 +145,35 @@ def best_by_score(
             scores[i] = greedy_score(st, gp, st[LEGAL + i])
     else:
         heuristic_scores(st, gp, w, scores, work)
+    return _first_best(st, scores)
+
+
+@nb.njit(cache=True, inline="always")
+def _first_best(st: np.ndarray, scores: np.ndarray) -> np.int64:
+    """The first legal choice of the highest of `scores`."""
     best = st[LEGAL]
     best_score = -np.inf
-    for i in range(n_legal):
+    for i in range(st[LEGAL_LEN]):
         if scores[i] > best_score:
             best, best_score = st[LEGAL + i], scores[i]
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def heuristic_placement(st: np.ndarray, work: np.ndarray) -> np.int64:
+    """`heuristic`'s PLACE choice when `work` holds what `heuristic_scores` valued at this
+    turn's TAKE decision: that valued every gardener spot of every legal take's tile, and
+    taking the tile changes nothing a placement's value reads (the seat's garden, nobles
+    and missions, the turn), so the spots' values are the ones a PLACE scoring computes."""
+    scores = work[:TILES]
+    _placement_scores(st, scores, work)
+    return _first_best(st, scores)
+
+
+@nb.njit(cache=True, inline="always")
+def _placement_scores(st: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
+    for i in range(st[LEGAL_LEN]):
+        out[i] = work[PLACED + N_SQUARES + st[LEGAL + i]]
 
 
 # ---------------------------------------------------------------------- heuristic
@@ -267,59 +290,77 @@ def _place_values(
     left: np.int64,
     work: np.ndarray,
 ) -> None:
-    """`_place_value` of each square of `squares` not yet known, into `work` (several
-    slots' tiles may land on one square: the same double either way). A call per tile or
-    PLACE decision, not per square; `_place_value`, the heuristic's largest part, is
+    """`_place_value` of each square of `squares`, into `work`. A call per kind of tile
+    or PLACE decision, not per square; `_place_value`, the heuristic's largest part, is
     inlined here only: one copy to compile."""
     at = PLACED + N_SQUARES * gardener
     while squares:
         sq = low_bit(squares)
-        if np.isnan(work[at + sq]):
-            work[at + sq] = _place_value(st, gp, w, sq, gardener, missions, best, left)
+        work[at + sq] = _place_value(st, gp, w, sq, gardener, missions, best, left)
         squares &= squares - 1
 
 
 @nb.njit(cache=True, inline="always")
-def _tile_value(
+def _tile_values(
     st: np.ndarray,
     gp: np.ndarray,
     w: np.ndarray,
-    slot: np.int64,
     missions: np.int64,
     best: float,
     left: np.int64,
     work: np.ndarray,
-) -> float:
-    """The tile's placement value: on its target as a landscape, else the best gardener
-    spot's."""
+) -> None:
+    """Each legal take's slot its tile's placement value in `work`: on its target as a
+    landscape, else the best gardener spot's. Every square a tile may land on is valued
+    once (several slots' tiles may share one: the same double either way), landscapes
+    then gardeners, before any slot reads them."""
     p = st[CURRENT]
-    target = target_of(st, gp, p, slot)
     occupied = st[OCCUPIED + p]
-    gardener = (occupied >> target) & 1 == 1
-    spots = gardener_spots(occupied, target) if gardener else np.int64(1) << target
-    _place_values(st, gp, w, spots, gardener, missions, best, left, work)
-    at = PLACED + N_SQUARES * gardener
-    value = -np.inf
-    while spots:
-        placed = work[at + low_bit(spots)]
-        value = max(value, placed) if gardener else placed
-        spots &= spots - 1
-    return value
+    slots = np.int64(0)
+    for i in range(st[LEGAL_LEN]):
+        action = st[LEGAL + i]
+        if action < DISCARD:
+            slots |= np.int64(1) << (action % 10)
+    landscapes = np.int64(0)
+    gardeners = np.int64(0)
+    each = slots
+    while each:
+        target = target_of(st, gp, p, low_bit(each))
+        if (occupied >> target) & 1:
+            gardeners |= gardener_spots(occupied, target)
+        else:
+            landscapes |= np.int64(1) << target
+        each &= each - 1
+    _place_values(st, gp, w, landscapes, LANDSCAPE, missions, best, left, work)
+    _place_values(st, gp, w, gardeners, GARDENER, missions, best, left, work)
+    while slots:
+        slot = low_bit(slots)
+        target = target_of(st, gp, p, slot)
+        if (occupied >> target) & 1:
+            spots = gardener_spots(occupied, target)
+            value = -np.inf
+            while spots:
+                value = max(value, work[PLACED + N_SQUARES + low_bit(spots)])
+                spots &= spots - 1
+        else:
+            value = work[PLACED + target]
+        work[TILES + slot] = value
+        slots &= slots - 1
 
 
 @nb.njit(cache=True, inline="always")
 def _keep_value(st: np.ndarray, gp: np.ndarray, w: np.ndarray, kept: np.int64, slot: np.int64):
-    """What keeping card `kept` in hand is worth (_Turn.take_value's second part)."""
+    """What keeping card `kept` in hand is worth (_Turn.take_value's second part): a
+    symbol card, whether its symbol shows in a slot other than the one taken."""
     kind = gp[G_CARD_KIND + kept]
     if kind == CARD_JOKER:
         return w[W_JOKER]
     if kind == CARD_PAIR:
         return w[W_PAIR]
-    symbol = gp[G_CARD_SYMBOL + kept]
-    for k in range(N_SLOTS):
-        if k != slot and st[DISPLAY + k] == symbol:
-            return w[W_SYMBOL]
-    return w[W_JOKER]
+    shown = st[SLOT_OF_SYMBOL + gp[G_CARD_SYMBOL + kept]]  # the slots showing its symbol
+    if slot >= 0:
+        shown &= ~(np.int64(1) << slot)
+    return w[W_SYMBOL] if shown else w[W_JOKER]
 
 
 @kernel
@@ -343,31 +384,23 @@ def heuristic_scores(
         return
     best = _best_move(st, gp, w, missions)
     left = _turns_left(st, gp, p) - 1
-    work[TILES:] = np.nan
     if phase == PLACE:
         squares = np.int64(0)
         for i in range(n_legal):
             squares |= np.int64(1) << st[LEGAL + i]
         _place_values(st, gp, w, squares, GARDENER, missions, best, left, work)
-        for i in range(n_legal):
-            out[i] = work[PLACED + N_SQUARES + st[LEGAL + i]]
+        _placement_scores(st, out, work)
         return
+    _tile_values(st, gp, w, missions, best, left, work)
     for i in range(n_legal):
-        out[i] = _take_value(st, gp, w, st[LEGAL + i], missions, best, left, work)
+        out[i] = _take_value(st, gp, w, st[LEGAL + i], best, work)
 
 
 @nb.njit(cache=True, inline="always")
 def _take_value(
-    st: np.ndarray,
-    gp: np.ndarray,
-    w: np.ndarray,
-    action: np.int64,
-    missions: np.int64,
-    best: float,
-    left: np.int64,
-    work: np.ndarray,
+    st: np.ndarray, gp: np.ndarray, w: np.ndarray, action: np.int64, best: float, work: np.ndarray
 ) -> float:
-    """_Turn.take_value; `work` caches each slot's tile value (NaN: not yet known)."""
+    """_Turn.take_value; `work`: each slot's tile value (`_tile_values`)."""
     p = st[CURRENT]
     if action >= DISCARD:
         slot = np.int64(-1)
@@ -376,8 +409,6 @@ def _take_value(
     else:
         slot = action % 10
         played = action // 10
-        if np.isnan(work[TILES + slot]):
-            work[TILES + slot] = _tile_value(st, gp, w, slot, missions, best, left, work)
         value = work[TILES + slot]
     if st[HAND_LEN + p] != HAND_SIZE:
         return value
