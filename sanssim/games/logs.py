@@ -91,15 +91,20 @@ def results_frame(
     and the game's own columns (lists, arrays or Series, games in order, seats within);
     the other common columns filled in. The Python path and the compiled cores share it."""
     n = n_players
-    rows = n * games
-    cols = dict(scored)
-    cols["run_id"] = [run_id] * rows
-    cols["game"] = [name] * rows
-    cols["n_players"] = [n] * rows
-    cols["seat"] = list(range(n)) * games
-    cols["strategy"] = list(strategies[:n]) * games
-    built = pl.DataFrame({c: cols[c] for c in schema if c != "winner"})
-    return built.with_columns(winner=pl.col("rank") == 1).select(list(schema)).cast(dict(schema))
+    built = pl.DataFrame({c: scored[c] for c in schema if c in scored})
+    seat = pl.int_range(pl.len(), dtype=pl.Int64) % n
+    return (
+        built.with_columns(
+            run_id=pl.lit(run_id, pl.String),
+            game=pl.lit(name, pl.String),
+            n_players=pl.lit(n),
+            seat=seat,
+            strategy=seat.replace_strict(range(n), strategies[:n], return_dtype=pl.String),
+            winner=pl.col("rank") == 1,
+        )
+        .select(list(schema))
+        .cast(dict(schema))
+    )
 
 
 def turns_frame(
