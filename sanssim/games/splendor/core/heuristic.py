@@ -22,7 +22,14 @@ from sanssim.games.splendor.actions import (
     TAKE2,
 )
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.position import MAX_CARDS, TAKE_GAINS, find, position, spent
+from sanssim.games.splendor.core.position import (
+    MAX_CARDS,
+    SHORT_SUM,
+    TAKE_GAINS,
+    find,
+    position,
+    spent,
+)
 from sanssim.games.splendor.core.state import inline, jit, seat
 
 # parameter columns, in `HeuristicStrategy.params` order
@@ -179,7 +186,7 @@ def heuristic_scores(
         want2[c] = 0.0
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
-        missing = max(0, shorts[i].sum() - gold)
+        missing = max(0, shorts[i, SHORT_SUM] - gold)
         pull = w[W_PROGRESS] * value[i] / (missing + 1)
         for c in range(N_GEMS):
             if shorts[i, c] > 0:
@@ -230,7 +237,7 @@ def heuristic_scores(
             if a < RESERVE_BLIND:
                 slot = a - RESERVE
                 i = find(acts, count, BUY + slot)
-                missing = max(0, shorts[i].sum() - gold - 1)
+                missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
                 if missing <= w[W_REACH]:
                     score += w[W_RESERVE] * value[i] / (missing + 1)
                 score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied)
