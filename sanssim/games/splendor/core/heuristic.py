@@ -22,7 +22,14 @@ from sanssim.games.splendor.actions import (
     TAKE2,
 )
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.position import MAX_CARDS, TAKE_GAINS, find, position, spent
+from sanssim.games.splendor.core.position import (
+    MAX_CARDS,
+    SHORT_SUM,
+    TAKE_GAINS,
+    find,
+    position,
+    spent,
+)
 from sanssim.games.splendor.core.state import inline, jit, seat
 
 # parameter columns, in `HeuristicStrategy.params` order
@@ -75,18 +82,30 @@ def _colour_values(
     """What a bonus of each colour is worth: base, demand of visible cards, nobles' pull
     (each noble's pull, 3 over one more than its bonuses missing, found once in
     `missing`)."""
+    bonus = (
+        S[base + L.P_BONUS],
+        S[base + L.P_BONUS + 1],
+        S[base + L.P_BONUS + 2],
+        S[base + L.P_BONUS + 3],
+        S[base + L.P_BONUS + 4],
+    )  # in registers: the stores below would otherwise reload them
     for t in range(S[L.H_N_TABLE]):
         noble = S[L.TABLE + t]
         short = 0
         for x in range(N_GEMS):
-            short += max(0, nobles[noble, L.N_REQUIREMENT + x] - S[base + L.P_BONUS + x])
+            short += max(0, nobles[noble, L.N_REQUIREMENT + x] - bonus[x])
         missing[t] = 3.0 / (1 + short)
     for c in range(N_GEMS):
-        have = S[base + L.P_BONUS + c]
-        demand = 0.0
-        for i in range(count):
-            if cards[ids[i], L.K_COST + c] > have:
-                demand += w[W_LEVEL3] if cards[ids[i], L.K_LEVEL] == 3 else 1.0
+        out[c] = 0.0
+    for i in range(count):  # each colour's demand in `out`, summed in card order
+        card = ids[i]
+        weight = w[W_LEVEL3] if cards[card, L.K_LEVEL] == 3 else 1.0
+        for c in range(N_GEMS):
+            if cards[card, L.K_COST + c] > bonus[c]:
+                out[c] += weight
+    for c in range(N_GEMS):
+        have = bonus[c]
+        demand = out[c]
         pull = 0.0
         for t in range(S[L.H_N_TABLE]):
             if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have:
@@ -179,7 +198,7 @@ def heuristic_scores(
         want2[c] = 0.0
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
-        missing = max(0, shorts[i].sum() - gold)
+        missing = max(0, shorts[i, SHORT_SUM] - gold)
         pull = w[W_PROGRESS] * value[i] / (missing + 1)
         for c in range(N_GEMS):
             if shorts[i, c] > 0:
@@ -230,7 +249,7 @@ def heuristic_scores(
             if a < RESERVE_BLIND:
                 slot = a - RESERVE
                 i = find(acts, count, BUY + slot)
-                missing = max(0, shorts[i].sum() - gold - 1)
+                missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
                 if missing <= w[W_REACH]:
                     score += w[W_RESERVE] * value[i] / (missing + 1)
                 score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied)

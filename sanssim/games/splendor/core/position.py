@@ -1,6 +1,6 @@
 """What a compiled strategy needs about the deciding seat (`strategies._Position`): the
 cards it could buy, display first and then its reservations, with the action that buys
-each and the gems each is short of after bonuses and tokens."""
+each and the gems each is short of after bonuses and tokens (and their sum, `SHORT_SUM`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.strategies import TAKE_GAINS as _GAINS
 
 MAX_CARDS = N_SLOTS + MAX_RESERVED
+SHORT_SUM = N_GEMS  # the column of `shorts` that holds a card's gems short in all
 # colours each take action gains, one entry a token, padded with -1
 TAKE_GAINS = np.array([(*gains, -1, -1)[:3] for gains in _GAINS], dtype=np.int64)
 jit = nb.njit(cache=True)
@@ -27,7 +28,7 @@ def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
         np.empty(MAX_CARDS, dtype=np.int64),
         np.empty(MAX_CARDS, dtype=np.int64),
-        np.empty((MAX_CARDS, N_GEMS), dtype=np.int64),
+        np.empty((MAX_CARDS, N_GEMS + 1), dtype=np.int64),
         np.empty(FLOATS, dtype=np.float64),
     )
 
@@ -48,17 +49,29 @@ def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
         acts[count] = BUY_RESERVED + i
         ids[count] = S[base + L.P_RESERVED + i]
         count += 1
+    have = (
+        S[base + L.P_BONUS] + S[base + L.P_TOKENS],
+        S[base + L.P_BONUS + 1] + S[base + L.P_TOKENS + 1],
+        S[base + L.P_BONUS + 2] + S[base + L.P_TOKENS + 2],
+        S[base + L.P_BONUS + 3] + S[base + L.P_TOKENS + 3],
+        S[base + L.P_BONUS + 4] + S[base + L.P_TOKENS + 4],
+    )  # in registers: the stores below would otherwise reload them
     for i in range(count):
+        card = ids[i]
+        total = 0
         for c in range(N_GEMS):
-            short = cards[ids[i], L.K_COST + c] - S[base + L.P_BONUS + c] - S[base + L.P_TOKENS + c]
-            shorts[i, c] = max(0, short)
+            short = max(0, cards[card, L.K_COST + c] - have[c])
+            shorts[i, c] = short
+            total += short
+        shorts[i, SHORT_SUM] = total
     return count
 
 
 @jit
 def find(acts: np.ndarray, count: int, action: int) -> int:
-    """Where the card `action` buys is in the position's lists."""
-    for i in range(count):
+    """Where the card `action` buys is in the position's lists: at most at `action - BUY`
+    (the lists skip empty slots only), so searched from there down."""
+    for i in range(min(count - 1, action - BUY), -1, -1):
         if acts[i] == action:
             return i
     return -1

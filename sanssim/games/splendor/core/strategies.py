@@ -29,7 +29,14 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.ismcts import ismcts
 from sanssim.games.splendor.core.lookahead import lookahead_choose
-from sanssim.games.splendor.core.position import TAKE_GAINS, best, find, position, spent
+from sanssim.games.splendor.core.position import (
+    SHORT_SUM,
+    TAKE_GAINS,
+    best,
+    find,
+    position,
+    spent,
+)
 from sanssim.games.splendor.core.state import inline, jit, seat
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
@@ -43,7 +50,7 @@ def _greedy_target(pos_cards: np.ndarray, shorts: np.ndarray, count: int, cards:
     key = (0, 0, 0)
     for i in range(count):
         card = pos_cards[i]
-        mine = (shorts[i].sum(), -cards[card, L.K_POINTS], card)
+        mine = (shorts[i, SHORT_SUM], -cards[card, L.K_POINTS], card)
         if best < 0 or mine < key:
             best, key = i, mine
     return best
