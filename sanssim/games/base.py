@@ -194,7 +194,7 @@ class GameType(Show, ABC):
         fill = self.columns.results
         scored = scores(finished) | (dict(fill(game, finished)) if fill else {})
         return results_frame(
-            run_id, self.name, game.n_players, strategies, len(finished), scored, self.result_schema
+            run_id, self.name, game.n_players, strategies, scored, self.result_schema
         )
 
     def turn_frame(

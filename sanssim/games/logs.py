@@ -83,7 +83,6 @@ def results_frame(
     name: str,
     n_players: int,
     strategies: Sequence[str],
-    games: int,
     scored: Mapping[str, Any],
     schema: Mapping[str, pl.DataType],
 ) -> pl.DataFrame:

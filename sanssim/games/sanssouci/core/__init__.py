@@ -99,7 +99,7 @@ class SanssouciCore:
         )
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}
-        frame = results_frame(run_id, GAME.name, n, strategies, len(ids), cols, GAME.result_schema)
+        frame = results_frame(run_id, GAME.name, n, strategies, cols, GAME.result_schema)
         if not record:
             return CoreChunk(frame, None)
         columns = log.record_columns(

@@ -150,7 +150,7 @@ def deal(t: np.ndarray, s: np.ndarray, g: np.ndarray, counts: np.ndarray) -> Non
             counts[kind] = 0
         for i in range(size):
             counts[bag[i]] += 1
-        spread(counts[: t[N_KINDS]], bag)
+        spread(counts, bag)
         rng.shuffle(g, bag, size)
     for p in range(n):
         for i in range(2):

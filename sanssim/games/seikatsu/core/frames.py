@@ -91,7 +91,7 @@ def result_frame(
     }
     own = seat_columns(game, len(games), cols)
     schema = GAME.result_schema
-    return results_frame(run_id, GAME.name, n, strategies, len(games), own, schema)
+    return results_frame(run_id, GAME.name, n, strategies, own, schema)
 
 
 def turn_frame(run_id: str, game: Game, games: np.ndarray, log: np.ndarray) -> pl.DataFrame:

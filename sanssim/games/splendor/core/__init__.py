@@ -236,4 +236,4 @@ def _results(
         "end_reason": np.repeat(reasons, n).tolist(),
     }
     own = seat_columns(game, cols)
-    return results_frame(run_id, GAME.name, n, strategies, count, own, GAME.result_schema)
+    return results_frame(run_id, GAME.name, n, strategies, own, GAME.result_schema)
