@@ -1,9 +1,10 @@
 """A whole chunk of games in one compiled call: deal, decide, apply, score, log.
 
 `play_games` fills preallocated arrays: one results row per (game, seat) with the
-columns `log.RESULT_VALUES` names, and, when recording, one turn row per turn with
-the record fields of `layout` (`log.record_columns` makes them columns) and every
-choice made, in order: its turn row and the action.
+columns `log.RESULT_VALUES` names (int16 and column-major: the frame's columns are then
+contiguous, and a chunk's results take a quarter of the memory), and, when recording,
+one turn row per turn with the record fields of `layout` (`log.record_columns` makes
+them columns) and every choice made, in order: its turn row and the action.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def play_games(
     pos = np.zeros(1, dtype=np.int64)
     picked = 0
     work = work_array()
+    scores = np.zeros((n, RESULT_WIDTH), dtype=np.int64)  # `score_game`'s rows, then copied
     for k in range(seeds.shape[0]):
         base = k % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
@@ -99,7 +101,10 @@ def play_games(
                 picks[picked, 1] = action
                 picked += 1
             apply(st, gp, g, action, log, pos)
-        score_game(st, gp, results[k * n : (k + 1) * n])
+        score_game(st, gp, scores)
+        for p in range(n):
+            for i in range(RESULT_WIDTH):
+                results[k * n + p, i] = scores[p, i]
     return picked
 
 
@@ -109,7 +114,7 @@ def result_arrays(
     """Preallocated results, turn-log and choice arrays for `games` games of `n` seats: a
     game's choices are its seats' expansion sides and at most three a turn (take, place,
     noble)."""
-    results = np.zeros((games * n, RESULT_WIDTH), dtype=np.int64)
+    results = np.zeros((RESULT_WIDTH, games * n), dtype=np.int16).T
     log = np.zeros((games * turns if record else 0, RECORD_WIDTH), dtype=np.int16)
     picks = np.zeros((games * (n + 3 * turns) if record else 0, 2), dtype=np.int64)
     return results, log, picks
