@@ -199,6 +199,12 @@ def word(g: np.ndarray) -> np.uint32:
         at = 0
     y = g[at]
     g[N] = at + 1
+    return _temper(y)
+
+
+@nb.njit(cache=True, inline="always")
+def _temper(y: np.uint32) -> np.uint32:
+    """A state word as the generator outputs it."""
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -220,8 +226,21 @@ def getrandbits(g: np.ndarray, k: int) -> np.int64:
 
 @kernel
 def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
-    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n."""
+    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n. Below 2**32,
+    with two words left before a twist, the first two tries are read at once and the one
+    taken is picked without a branch, since whether a try is rejected is a coin toss the
+    processor mispredicts; the loop goes on only when both are rejected."""
     k = bit_length(n)
+    at = g[N]
+    if k <= 32 and at < N - 1:
+        shift = np.uint32(32 - k)
+        first = np.int64(_temper(g[at]) >> shift)
+        second = np.int64(_temper(g[at + 1]) >> shift)
+        again = first >= n
+        g[N] = at + 1 + again
+        r = second if again else first
+        if r < n:
+            return r
     r = getrandbits(g, k)
     while r >= n:
         r = getrandbits(g, k)
