@@ -31,7 +31,9 @@ from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
 from sanssim.games.sanssouci.core.strategies import (
     ISMCTS,
     LOOKAHEAD,
+    RANDOM,
     choose_simple,
+    random_choice,
     work_array,
 )
 
@@ -92,7 +94,9 @@ def play_games(
         settle(st, gp, g, log, pos)
         while st[PHASE] != END:
             p = st[CURRENT]
-            if kinds[p] < LOOKAHEAD:  # a kernel: no reference counts at every decision
+            if kinds[p] == RANDOM:
+                action = random_choice(st, gens[base + 1 + p])
+            elif kinds[p] < LOOKAHEAD:  # a kernel: no reference counts at every decision
                 action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
             else:
                 action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
