@@ -186,8 +186,8 @@ def _mix(y):
     return (y >> np.uint32(1)) ^ ((np.uint32(0) - (y & np.uint32(1))) & _MATRIX_A)
 
 
-# The draws below are kernels (`sanssim.compiled.kernel`): called once or twice per
-# decision, a reference-counted call costs ten times the draw itself.
+# The draws below are kernels (`sanssim.compiled.kernel`), or inlined: called once or
+# twice per decision, a reference-counted call costs ten times the draw itself.
 
 
 @kernel
@@ -253,11 +253,19 @@ def randrange(g: np.ndarray, start: np.int64, stop: np.int64) -> np.int64:
     return start + randbelow(g, stop - start)
 
 
-@kernel
+@nb.njit(cache=True, _nrt=False, inline="always")
 def random(g: np.ndarray) -> float:
-    """`random()`: a 53-bit float in [0, 1)."""
-    a = word(g) >> np.uint32(5)
-    b = word(g) >> np.uint32(6)
+    """`random()`: a 53-bit float in [0, 1), from two words, read together when no twist
+    falls between them. Inlined where it is called: a random seat draws it at every
+    decision, and a call would cost as much as the draw."""
+    at = g[N]
+    if at < N - 1:
+        g[N] = at + 2
+        a = _temper(g[at]) >> np.uint32(5)
+        b = _temper(g[at + 1]) >> np.uint32(6)
+    else:
+        a = word(g) >> np.uint32(5)
+        b = word(g) >> np.uint32(6)
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
