@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
@@ -60,6 +61,60 @@ def choose(
     return choose_simple(st, gp, kind, w, g, work)
 
 
+@kernel
+def play_simple(
+    st: np.ndarray,
+    gp: np.ndarray,
+    gens: np.ndarray,
+    base: int,
+    kinds: np.ndarray,
+    w: np.ndarray,
+    record: bool,
+    log: np.ndarray,
+    pos: np.ndarray,
+    picks: np.ndarray,
+    picked: int,
+    work: np.ndarray,
+) -> int:
+    """Play the game in `st`, its streams `gens[base:]` (the game's, then each seat's),
+    until it ends or a searching seat is to choose; returns `picked` advanced by the
+    choices recorded. A kernel: a seat's generator is a view taken at every decision,
+    and in reference-counted code a view costs two atomic operations, more than a
+    random seat's whole choice."""
+    while st[PHASE] != END:
+        p = st[CURRENT]
+        if kinds[p] == RANDOM:
+            action = random_choice(st, gens[base + 1 + p])
+        elif kinds[p] < LOOKAHEAD:
+            action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
+        else:
+            break
+        picked = apply_choice(st, gp, gens[base], action, record, log, pos, picks, picked)
+    return picked
+
+
+@kernel
+def apply_choice(
+    st: np.ndarray,
+    gp: np.ndarray,
+    g: np.ndarray,
+    action: np.int64,
+    record: bool,
+    log: np.ndarray,
+    pos: np.ndarray,
+    picks: np.ndarray,
+    picked: int,
+) -> int:
+    """Apply a seat's choice, first recorded (its turn row, the action) when `record`;
+    returns `picked` advanced by it."""
+    if record:
+        picks[picked, 0] = pos[0]
+        picks[picked, 1] = action
+        picked += 1
+    apply(st, gp, g, action, log, pos)
+    return picked
+
+
 @nb.njit(cache=True)
 def play_games(
     gp: np.ndarray,
@@ -92,19 +147,14 @@ def play_games(
         g = gens[base]
         deal(st, gp, g, record)
         settle(st, gp, g, log, pos)
-        while st[PHASE] != END:
+        picked = play_simple(st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work)
+        while st[PHASE] != END:  # a searching seat's decision
             p = st[CURRENT]
-            if kinds[p] == RANDOM:
-                action = random_choice(st, gens[base + 1 + p])
-            elif kinds[p] < LOOKAHEAD:  # a kernel: no reference counts at every decision
-                action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
-            else:
-                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
-            if record:
-                picks[picked, 0] = pos[0]
-                picks[picked, 1] = action
-                picked += 1
-            apply(st, gp, g, action, log, pos)
+            action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
+            picked = apply_choice(st, gp, g, action, record, log, pos, picks, picked)
+            picked = play_simple(
+                st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work
+            )
         score_game(st, gp, scores)
         for p in range(n):
             for i in range(RESULT_WIDTH):
