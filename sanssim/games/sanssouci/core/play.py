@@ -12,6 +12,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END
@@ -34,7 +35,7 @@ from sanssim.games.sanssouci.core.strategies import (
     LOOKAHEAD,
     RANDOM,
     choose_simple,
-    random_choice,
+    random_pick,
     work_array,
 )
 
@@ -75,22 +76,35 @@ def play_simple(
     picks: np.ndarray,
     picked: int,
     work: np.ndarray,
+    ahead: np.ndarray,
 ) -> int:
     """Play the game in `st`, its streams `gens[base:]` (the game's, then each seat's),
     until it ends or a searching seat is to choose; returns `picked` advanced by the
     choices recorded. A kernel: a seat's generator is a view taken at every decision,
     and in reference-counted code a view costs two atomic operations, more than a
-    random seat's whole choice."""
+    random seat's whole choice. `ahead[p]`: random seat p's next `random()` (`draw_ahead`)."""
     while st[PHASE] != END:
         p = st[CURRENT]
         if kinds[p] == RANDOM:
-            action = random_choice(st, gens[base + 1 + p])
+            action = random_pick(st, ahead[p])
+            ahead[p] = mt.random(gens[base + 1 + p])
         elif kinds[p] < LOOKAHEAD:
             action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
         else:
             break
         picked = apply_choice(st, gp, gens[base], action, record, log, pos, picks, picked)
     return picked
+
+
+@kernel
+def draw_ahead(gens: np.ndarray, base: int, kinds: np.ndarray, ahead: np.ndarray) -> None:
+    """Each random seat's first `random()` into `ahead`, before the game's first decision:
+    play_simple then draws a seat's next one as soon as it has chosen, so that no decision
+    waits on its draw. Each stream gives the same draws in the same order; the one left
+    over at the game's end is never used (the next game's streams are seeded anew)."""
+    for p in range(ahead.shape[0]):
+        if kinds[p] == RANDOM:
+            ahead[p] = mt.random(gens[base + 1 + p])
 
 
 @kernel
@@ -140,6 +154,7 @@ def play_games(
     picked = 0
     work = work_array()
     scores = np.zeros((n, RESULT_WIDTH), dtype=np.int64)  # `score_game`'s rows, then copied
+    ahead = np.zeros(n)
     for k in range(seeds.shape[0]):
         base = k % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
@@ -147,13 +162,16 @@ def play_games(
         g = gens[base]
         deal(st, gp, g, record)
         settle(st, gp, g, log, pos)
-        picked = play_simple(st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work)
+        draw_ahead(gens, base, kinds, ahead)
+        picked = play_simple(
+            st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
+        )
         while st[PHASE] != END:  # a searching seat's decision
             p = st[CURRENT]
             action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
             picked = apply_choice(st, gp, g, action, record, log, pos, picks, picked)
             picked = play_simple(
-                st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work
+                st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
             )
         score_game(st, gp, scores)
         for p in range(n):
