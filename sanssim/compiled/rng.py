@@ -186,8 +186,8 @@ def _mix(y):
     return (y >> np.uint32(1)) ^ ((np.uint32(0) - (y & np.uint32(1))) & _MATRIX_A)
 
 
-# The draws below are kernels (`sanssim.compiled.kernel`): called once or twice per
-# decision, a reference-counted call costs ten times the draw itself.
+# The draws below are kernels (`sanssim.compiled.kernel`), or inlined: called once or
+# twice per decision, a reference-counted call costs ten times the draw itself.
 
 
 @kernel
@@ -199,6 +199,12 @@ def word(g: np.ndarray) -> np.uint32:
         at = 0
     y = g[at]
     g[N] = at + 1
+    return _temper(y)
+
+
+@nb.njit(cache=True, inline="always")
+def _temper(y: np.uint32) -> np.uint32:
+    """A state word as the generator outputs it."""
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -220,8 +226,21 @@ def getrandbits(g: np.ndarray, k: int) -> np.int64:
 
 @kernel
 def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
-    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n."""
+    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n. Below 2**32,
+    with two words left before a twist, the first two tries are read at once and the one
+    taken is picked without a branch, since whether a try is rejected is a coin toss the
+    processor mispredicts; the loop goes on only when both are rejected."""
     k = bit_length(n)
+    at = g[N]
+    if k <= 32 and at < N - 1:
+        shift = np.uint32(32 - k)
+        first = np.int64(_temper(g[at]) >> shift)
+        second = np.int64(_temper(g[at + 1]) >> shift)
+        again = first >= n
+        g[N] = at + 1 + again
+        r = second if again else first
+        if r < n:
+            return r
     r = getrandbits(g, k)
     while r >= n:
         r = getrandbits(g, k)
@@ -234,11 +253,19 @@ def randrange(g: np.ndarray, start: np.int64, stop: np.int64) -> np.int64:
     return start + randbelow(g, stop - start)
 
 
-@kernel
+@nb.njit(cache=True, _nrt=False, inline="always")
 def random(g: np.ndarray) -> float:
-    """`random()`: a 53-bit float in [0, 1)."""
-    a = word(g) >> np.uint32(5)
-    b = word(g) >> np.uint32(6)
+    """`random()`: a 53-bit float in [0, 1), from two words, read together when no twist
+    falls between them. Inlined where it is called: a random seat draws it at every
+    decision, and a call would cost as much as the draw."""
+    at = g[N]
+    if at < N - 1:
+        g[N] = at + 2
+        a = _temper(g[at]) >> np.uint32(5)
+        b = _temper(g[at + 1]) >> np.uint32(6)
+    else:
+        a = word(g) >> np.uint32(5)
+        b = word(g) >> np.uint32(6)
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 

@@ -7,6 +7,7 @@ import numba; the compiled modules load on the first `compile` or `play_chunk`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -83,7 +84,7 @@ class SanssouciCore:
         from sanssim.games.sanssouci.plugin import GAME
 
         n = game.n_players
-        ids = np.array(games, dtype=np.int64).reshape(-1, 2)
+        ids = np.fromiter(chain.from_iterable(games), np.int64, 2 * len(games)).reshape(-1, 2)
         kinds = np.array([_KINDS[spec.cls] for spec in specs], dtype=np.int64)
         seats = [
             strategy_parts(p) if spec.cls in _DRAWING else UNUSED for p, spec in enumerate(specs)

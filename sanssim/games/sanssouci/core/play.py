@@ -1,9 +1,10 @@
 """A whole chunk of games in one compiled call: deal, decide, apply, score, log.
 
 `play_games` fills preallocated arrays: one results row per (game, seat) with the
-columns `log.RESULT_VALUES` names, and, when recording, one turn row per turn with
-the record fields of `layout` (`log.record_columns` makes them columns) and every
-choice made, in order: its turn row and the action.
+columns `log.RESULT_VALUES` names (int16 and column-major: the frame's columns are then
+contiguous, and a chunk's results take a quarter of the memory), and, when recording,
+one turn row per turn with the record fields of `layout` (`log.record_columns` makes
+them columns) and every choice made, in order: its turn row and the action.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
@@ -30,7 +33,9 @@ from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
 from sanssim.games.sanssouci.core.strategies import (
     ISMCTS,
     LOOKAHEAD,
+    RANDOM,
     choose_simple,
+    random_pick,
     work_array,
 )
 
@@ -57,6 +62,73 @@ def choose(
     return choose_simple(st, gp, kind, w, g, work)
 
 
+@kernel
+def play_simple(
+    st: np.ndarray,
+    gp: np.ndarray,
+    gens: np.ndarray,
+    base: int,
+    kinds: np.ndarray,
+    w: np.ndarray,
+    record: bool,
+    log: np.ndarray,
+    pos: np.ndarray,
+    picks: np.ndarray,
+    picked: int,
+    work: np.ndarray,
+    ahead: np.ndarray,
+) -> int:
+    """Play the game in `st`, its streams `gens[base:]` (the game's, then each seat's),
+    until it ends or a searching seat is to choose; returns `picked` advanced by the
+    choices recorded. A kernel: a seat's generator is a view taken at every decision,
+    and in reference-counted code a view costs two atomic operations, more than a
+    random seat's whole choice. `ahead[p]`: random seat p's next `random()` (`draw_ahead`)."""
+    while st[PHASE] != END:
+        p = st[CURRENT]
+        if kinds[p] == RANDOM:
+            action = random_pick(st, ahead[p])
+            ahead[p] = mt.random(gens[base + 1 + p])
+        elif kinds[p] < LOOKAHEAD:
+            action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
+        else:
+            break
+        picked = apply_choice(st, gp, gens[base], action, record, log, pos, picks, picked)
+    return picked
+
+
+@kernel
+def draw_ahead(gens: np.ndarray, base: int, kinds: np.ndarray, ahead: np.ndarray) -> None:
+    """Each random seat's first `random()` into `ahead`, before the game's first decision:
+    play_simple then draws a seat's next one as soon as it has chosen, so that no decision
+    waits on its draw. Each stream gives the same draws in the same order; the one left
+    over at the game's end is never used (the next game's streams are seeded anew)."""
+    for p in range(ahead.shape[0]):
+        if kinds[p] == RANDOM:
+            ahead[p] = mt.random(gens[base + 1 + p])
+
+
+@kernel
+def apply_choice(
+    st: np.ndarray,
+    gp: np.ndarray,
+    g: np.ndarray,
+    action: np.int64,
+    record: bool,
+    log: np.ndarray,
+    pos: np.ndarray,
+    picks: np.ndarray,
+    picked: int,
+) -> int:
+    """Apply a seat's choice, first recorded (its turn row, the action) when `record`;
+    returns `picked` advanced by it."""
+    if record:
+        picks[picked, 0] = pos[0]
+        picks[picked, 1] = action
+        picked += 1
+    apply(st, gp, g, action, log, pos)
+    return picked
+
+
 @nb.njit(cache=True)
 def play_games(
     gp: np.ndarray,
@@ -81,6 +153,8 @@ def play_games(
     pos = np.zeros(1, dtype=np.int64)
     picked = 0
     work = work_array()
+    scores = np.zeros((n, RESULT_WIDTH), dtype=np.int64)  # `score_game`'s rows, then copied
+    ahead = np.zeros(n)
     for k in range(seeds.shape[0]):
         base = k % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
@@ -88,18 +162,21 @@ def play_games(
         g = gens[base]
         deal(st, gp, g, record)
         settle(st, gp, g, log, pos)
-        while st[PHASE] != END:
+        draw_ahead(gens, base, kinds, ahead)
+        picked = play_simple(
+            st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
+        )
+        while st[PHASE] != END:  # a searching seat's decision
             p = st[CURRENT]
-            if kinds[p] < LOOKAHEAD:  # a kernel: no reference counts at every decision
-                action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
-            else:
-                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
-            if record:
-                picks[picked, 0] = pos[0]
-                picks[picked, 1] = action
-                picked += 1
-            apply(st, gp, g, action, log, pos)
-        score_game(st, gp, results[k * n : (k + 1) * n])
+            action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
+            picked = apply_choice(st, gp, g, action, record, log, pos, picks, picked)
+            picked = play_simple(
+                st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
+            )
+        score_game(st, gp, scores)
+        for p in range(n):
+            for i in range(RESULT_WIDTH):
+                results[k * n + p, i] = scores[p, i]
     return picked
 
 
@@ -109,7 +186,7 @@ def result_arrays(
     """Preallocated results, turn-log and choice arrays for `games` games of `n` seats: a
     game's choices are its seats' expansion sides and at most three a turn (take, place,
     noble)."""
-    results = np.zeros((games * n, RESULT_WIDTH), dtype=np.int64)
+    results = np.zeros((RESULT_WIDTH, games * n), dtype=np.int16).T
     log = np.zeros((games * turns if record else 0, RECORD_WIDTH), dtype=np.int16)
     picks = np.zeros((games * (n + 3 * turns) if record else 0, 2), dtype=np.int64)
     return results, log, picks

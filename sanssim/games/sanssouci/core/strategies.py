@@ -128,8 +128,15 @@ def choose_simple(
     """The choice of a `random`, `greedy` or `heuristic` seat (its weights `w`, its stream
     `g`; `work`: a `work_array`): a kernel, since it is called at every decision."""
     if kind == RANDOM:
-        return st[LEGAL + np.int64(mt.random(g) * st[LEGAL_LEN])]
+        return random_pick(st, mt.random(g))
     return best_by_score(st, gp, kind, w, work)
+
+
+@nb.njit(cache=True, inline="always")
+def random_pick(st: np.ndarray, draw: float) -> np.int64:
+    """`random`'s choice by its `random()` draw, as `RandomStrategy` makes it; inlined
+    where it is called, since a call would cost more than the choice."""
+    return st[LEGAL + np.int64(draw * st[LEGAL_LEN])]
 
 
 @nb.njit(cache=True, inline="always")
