@@ -224,11 +224,12 @@ def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64
 
 @nb.njit(cache=True, inline="always")
 def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
+    """tactics.turns_left: the rounds less those begun before the seat's next turn (one
+    division gives the turn's round and seat both)."""
     n = gp[G_N]
     turn = st[TURN]
-    first = turn + ((seat - turn) % n + n) % n
-    total = ROUNDS * n
-    return 0 if first >= total else (total - 1 - first) // n + 1
+    begun = turn // n + (seat < turn % n)
+    return max(0, ROUNDS - begun)
 
 
 @nb.njit(cache=True, inline="always")
@@ -407,16 +408,24 @@ def heuristic_scores(
         _placement_scores(st, out, work)
         return
     _tile_values(st, gp, w, missions, best, left, work)
+    hand = HANDS + HAND_SIZE * p if st[HAND_LEN + p] == HAND_SIZE else -1
     for i in range(n_legal):
-        out[i] = _take_value(st, gp, w, st[LEGAL + i], best, work)
+        out[i] = _take_value(st, gp, w, st[LEGAL + i], best, work, hand)
 
 
 @nb.njit(cache=True, inline="always")
 def _take_value(
-    st: np.ndarray, gp: np.ndarray, w: np.ndarray, action: np.int64, best: float, work: np.ndarray
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    action: np.int64,
+    best: float,
+    work: np.ndarray,
+    hand: np.int64,
 ) -> float:
-    """_Turn.take_value; `work`: each slot's tile value (`_tile_values`)."""
-    p = st[CURRENT]
+    """_Turn.take_value; `work`: each slot's tile value (`_tile_values`); `hand`: where the
+    seat's full hand starts, or -1 when the card kept counts nothing (read once per
+    decision)."""
     if action >= DISCARD:
         slot = np.int64(-1)
         played = action - DISCARD
@@ -425,9 +434,9 @@ def _take_value(
         slot = action % 10
         played = action // 10
         value = work[TILES + slot]
-    if st[HAND_LEN + p] != HAND_SIZE:
+    if hand < 0:
         return value
-    kept = st[HANDS + HAND_SIZE * p + 1 - played]
+    kept = st[hand + 1 - played]
     return value + _keep_value(st, gp, w, kept, slot)
 
 
