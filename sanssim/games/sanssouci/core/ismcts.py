@@ -9,7 +9,7 @@ world draws its game's chance (reshuffles) from its own stream, seeded by
 own; the rollouts' uniform draws come from the player's stream. The hooks but
 `determinize` are kernels, as the search requires; those called at every decision of a
 rollout are inlined into it (`choices.step`): a call would pass the context's nine arrays,
-seven words each, which cost 13% of a 4-player decision.
+seven words each: 8-13% of a 4-player decision's time.
 """
 
 from __future__ import annotations
