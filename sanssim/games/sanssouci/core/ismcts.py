@@ -7,7 +7,9 @@ the turn whose take the rollout scored last or -1, `_roll`): a
 world draws its game's chance (reshuffles) from its own stream, seeded by
 `determinize`, as `PlayerView.determinize` gives the world a `random.Random` of its
 own; the rollouts' uniform draws come from the player's stream. The hooks but
-`determinize` are kernels, as the search requires.
+`determinize` are kernels, as the search requires; those called at every decision of a
+rollout are inlined into it (`choices.step`): a call would pass the context's nine arrays,
+seven words each: 8-13% of a 4-player decision's time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sanssim.compiled import rng as mt
 from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END, PLACE, TAKE
+from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -67,22 +70,22 @@ def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def
     return width
 
 
-@kernel
+@step
 def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
     apply(world, ctx[0], ctx[2], action, ctx[3], ctx[4])
 
 
-@kernel
+@step
 def _over(world) -> bool:  # type: ignore[no-untyped-def]
     return world[PHASE] == END
 
 
-@kernel
+@step
 def _mover(world) -> np.int64:  # type: ignore[no-untyped-def]
     return world[CURRENT]
 
 
-@kernel
+@step
 def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     """One decision of `lookahead.play_out`; a gardener's placement after the rollout's
     own take of the turn, from the spots' values that take's scoring left."""

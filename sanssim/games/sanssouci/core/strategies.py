@@ -193,19 +193,25 @@ def _options(st: np.ndarray, p: np.int64) -> np.int64:
 
 @nb.njit(cache=True, inline="always")
 def _move_value(
-    st: np.ndarray, gp: np.ndarray, w: np.ndarray, sq: np.int64, missions: np.int64
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    sq: np.int64,
+    missions: np.int64,
+    p: np.int64,
+    moves: np.int64,
 ) -> float:
-    """_Turn.move_value."""
+    """_Turn.move_value for seat `p`, its noble's moves `moves` (`_options`, read once by
+    the caller's loop)."""
     if sq == PASS:
         return 0.0
-    p = st[CURRENT]
     row = sq // N_COLS + 1
     col = sq % N_COLS
     value = float(row)
     if (missions >> sq) & 1:
         paid = gp[G_MISSION_POINTS + row] - gp[G_MISSION_POINTS + st[NOBLE_ROWS + 9 * p + col]]
         value += w[W_MISSION_MOVE] * paid
-    skipped = _options(st, p) & COL_MASK[col] & ~BELOW[row - 1]
+    skipped = moves & COL_MASK[col] & ~BELOW[row - 1]
     if skipped:
         value -= w[W_SKIP] * row_sum(skipped)
     return value
@@ -214,20 +220,23 @@ def _move_value(
 @nb.njit(cache=True, inline="always")
 def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64) -> float:
     best = 0.0
-    options = _options(st, st[CURRENT])
+    p = st[CURRENT]
+    moves = _options(st, p)
+    options = moves
     while options:
-        best = max(best, _move_value(st, gp, w, low_bit(options), missions))
+        best = max(best, _move_value(st, gp, w, low_bit(options), missions, p, moves))
         options &= options - 1
     return best
 
 
 @nb.njit(cache=True, inline="always")
 def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
+    """tactics.turns_left: the rounds less those begun before the seat's next turn (one
+    division gives the turn's round and seat both)."""
     n = gp[G_N]
     turn = st[TURN]
-    first = turn + ((seat - turn) % n + n) % n
-    total = ROUNDS * n
-    return 0 if first >= total else (total - 1 - first) // n + 1
+    begun = turn // n + (seat < turn % n)
+    return max(0, ROUNDS - begun)
 
 
 @nb.njit(cache=True, inline="always")
@@ -240,19 +249,20 @@ def _place_value(
     missions: np.int64,
     best_move: float,
     left: np.int64,
+    garden: tuple[np.int64, np.int64, np.int64, np.int64, np.int64],
+    expansion: bool,
 ) -> float:
-    """_Turn.place_value; `left`: the tiles to place after this one (_Turn.left)."""
-    p = st[CURRENT]
-    reach = st[REACH + p]
-    gardeners = st[GARDENERS + p]
-    zone = st[NOBLE_ZONE + p]
+    """_Turn.place_value; `left`: the tiles to place after this one (_Turn.left); `garden`:
+    the seat, its reach, gardeners, noble zone and occupied squares."""
+    p, reach, gardeners, zone, occupied = garden
     bit = np.int64(1) << sq
     row = sq // N_COLS + 1
     value = best_move
-    if st[EXP_SIDE + p] >= 0:
+    if expansion:
         value += expansion_mark(st, gp, p, sq, gardener)
-    occupied = st[OCCUPIED + p] | bit
+    occupied |= bit
     new = np.int64(0)
+    moves = reach & ~gardeners & zone  # `_options`
     if NEIGHBOURS[sq] & reach:
         new = flood(reach | bit, occupied) & ~reach
     if new:
@@ -267,7 +277,7 @@ def _place_value(
             best = -np.inf
             squares = opened
             while squares:
-                best = max(best, _move_value(st, gp, w, low_bit(squares), missions))
+                best = max(best, _move_value(st, gp, w, low_bit(squares), missions, p, moves))
                 squares &= squares - 1
             if best > best_move:
                 value += best - best_move
@@ -301,9 +311,14 @@ def _place_values(
     or PLACE decision, not per square; `_place_value`, the heuristic's largest part, is
     inlined here only: one copy to compile."""
     at = PLACED + N_SQUARES * gardener
+    p = st[CURRENT]  # the seat's garden, read once: a store into `work` has it read again
+    garden = (p, st[REACH + p], st[GARDENERS + p], st[NOBLE_ZONE + p], st[OCCUPIED + p])
+    expansion = st[EXP_SIDE + p] >= 0
     while squares:
         sq = low_bit(squares)
-        work[at + sq] = _place_value(st, gp, w, sq, gardener, missions, best, left)
+        work[at + sq] = _place_value(
+            st, gp, w, sq, gardener, missions, best, left, garden, expansion
+        )
         squares &= squares - 1
 
 
@@ -386,8 +401,9 @@ def heuristic_scores(
         return
     missions = mission_columns(st, gp, p)
     if phase == NOBLE:
+        moves = _options(st, p)
         for i in range(n_legal):
-            out[i] = _move_value(st, gp, w, st[LEGAL + i], missions)
+            out[i] = _move_value(st, gp, w, st[LEGAL + i], missions, p, moves)
         return
     best = _best_move(st, gp, w, missions)
     left = _turns_left(st, gp, p) - 1
@@ -399,16 +415,24 @@ def heuristic_scores(
         _placement_scores(st, out, work)
         return
     _tile_values(st, gp, w, missions, best, left, work)
+    hand = HANDS + HAND_SIZE * p if st[HAND_LEN + p] == HAND_SIZE else -1
     for i in range(n_legal):
-        out[i] = _take_value(st, gp, w, st[LEGAL + i], best, work)
+        out[i] = _take_value(st, gp, w, st[LEGAL + i], best, work, hand)
 
 
 @nb.njit(cache=True, inline="always")
 def _take_value(
-    st: np.ndarray, gp: np.ndarray, w: np.ndarray, action: np.int64, best: float, work: np.ndarray
+    st: np.ndarray,
+    gp: np.ndarray,
+    w: np.ndarray,
+    action: np.int64,
+    best: float,
+    work: np.ndarray,
+    hand: np.int64,
 ) -> float:
-    """_Turn.take_value; `work`: each slot's tile value (`_tile_values`)."""
-    p = st[CURRENT]
+    """_Turn.take_value; `work`: each slot's tile value (`_tile_values`); `hand`: where the
+    seat's full hand starts, or -1 when the card kept counts nothing (read once per
+    decision)."""
     if action >= DISCARD:
         slot = np.int64(-1)
         played = action - DISCARD
@@ -417,9 +441,9 @@ def _take_value(
         slot = action % 10
         played = action // 10
         value = work[TILES + slot]
-    if st[HAND_LEN + p] != HAND_SIZE:
+    if hand < 0:
         return value
-    kept = st[HANDS + HAND_SIZE * p + 1 - played]
+    kept = st[hand + 1 - played]
     return value + _keep_value(st, gp, w, kept, slot)
 
 
