@@ -17,6 +17,7 @@ from sanssim.compiled import seeding
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END
 from sanssim.games.sanssouci.core.deal import deal
+from sanssim.games.sanssouci.core.heuristic import work_array
 from sanssim.games.sanssouci.core.ismcts import ismcts
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -36,7 +37,6 @@ from sanssim.games.sanssouci.core.strategies import (
     RANDOM,
     choose_simple,
     random_pick,
-    work_array,
 )
 
 
