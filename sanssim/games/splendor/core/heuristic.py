@@ -30,6 +30,7 @@ from sanssim.games.splendor.core.position import (
     position,
     spent,
 )
+from sanssim.games.splendor.core.rules import affords, holdings
 from sanssim.games.splendor.core.state import inline, jit, seat
 
 # parameter columns, in `HeuristicStrategy.params` order
@@ -114,34 +115,28 @@ def _colour_values(
 
 
 @inline
-def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int) -> float:
+def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
+            rivals: np.ndarray) -> float:  # fmt: skip
     """The points an opponent could take with a display slot's card next turn: the
-    card's, if any opponent can afford it (bonuses, tokens, gold for the rest)."""
+    card's, if any opponent can afford it (bonuses, tokens, gold for the rest; `rivals`:
+    each seat's `holdings`)."""
     card = S[L.DISPLAY + slot]
     if card < 0 or not cards[card, L.K_POINTS]:
         return 0.0
+    cost = cards[card, L.K_PACKED]
+    width = cfg[L.C_WIDTH]
     for q in range(cfg[L.C_N]):
-        if q == p:
-            continue
-        other = seat(q)
-        gold = S[other + L.P_TOKENS + GOLD]
-        missing = 0
-        for c in range(N_GEMS):
-            need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
-            missing += max(0, need - S[other + L.P_TOKENS + c])
-            if missing > gold:
-                break
-        if missing <= gold:
+        if q != p and affords(rivals[q], cost, S[seat(q) + L.P_TOKENS + GOLD], width):
             return float(cards[card, L.K_POINTS])
     return 0.0
 
 
 @inline
 def _denied_at(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
-               denied: np.ndarray) -> float:  # fmt: skip
+               denied: np.ndarray, rivals: np.ndarray) -> float:  # fmt: skip
     """`_denied`, each slot's computed once a call (`denied`: -1 where not yet)."""
     if denied[slot] < 0.0:
-        denied[slot] = _denied(S, cfg, cards, p, slot)
+        denied[slot] = _denied(S, cfg, cards, p, slot, rivals)
     return denied[slot]
 
 
@@ -185,7 +180,7 @@ def heuristic_scores(
         return
     base = seat(p)
     count = position(S, cards, base, work)
-    acts, ids, shorts, floats = work
+    acts, ids, shorts, floats, rivals = work
     gold = S[base + L.P_TOKENS + GOLD]
     colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + N_GEMS]
     missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
@@ -223,6 +218,9 @@ def heuristic_scores(
     denied = floats[F_DENIED : F_DENIED + N_SLOTS]
     for slot in range(N_SLOTS):
         denied[slot] = -1.0
+    for q in range(cfg[L.C_N]):
+        if q != p:
+            rivals[q] = holdings(S, seat(q), cfg[L.C_WIDTH])
     gold_gain = w[W_GOLD_GAIN] + _largest(want)
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]
@@ -252,7 +250,7 @@ def heuristic_scores(
                 missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
                 if missing <= w[W_REACH]:
                     score += w[W_RESERVE] * value[i] / (missing + 1)
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied)
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, rivals)
         elif a < PASS:
             i = find(acts, count, a)
             gems, paid_gold = spent(S, cards, base, ids[i])
@@ -260,5 +258,5 @@ def heuristic_scores(
             score += colour_value[cards[ids[i], L.K_BONUS]]
             score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
             if a < BUY_RESERVED:
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied)
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied, rivals)
         out[j] = score
