@@ -58,6 +58,7 @@ F_WANT = F_VALUE + MAX_CARDS
 F_WANT2 = F_WANT + N_GEMS
 F_DENIED = F_WANT2 + N_GEMS
 F_MISSING = F_DENIED + N_SLOTS  # each noble on the table's pull
+F_PULL = F_MISSING + L.MAX_TABLE  # each card's pull on the tokens it needs
 
 
 @jit
@@ -101,16 +102,16 @@ def _colour_values(
     for i in range(count):  # each colour's demand in `out`, summed in card order
         card = ids[i]
         weight = w[W_LEVEL3] if cards[card, L.K_LEVEL] == 3 else 1.0
-        for c in range(N_GEMS):
-            if cards[card, L.K_COST + c] > bonus[c]:
-                out[c] += weight
+        for c in range(N_GEMS):  # a select, not a branch
+            more = out[c] + weight
+            out[c] = more if cards[card, L.K_COST + c] > bonus[c] else out[c]
     for c in range(N_GEMS):
         have = bonus[c]
         demand = out[c]
         pull = 0.0
         for t in range(S[L.H_N_TABLE]):
-            if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have:
-                pull += missing[t]
+            more = pull + missing[t]
+            pull = more if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have else pull
         out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
 
 
@@ -188,18 +189,23 @@ def heuristic_scores(
     value = floats[F_VALUE : F_VALUE + MAX_CARDS]
     want = floats[F_WANT : F_WANT + N_GEMS]
     want2 = floats[F_WANT2 : F_WANT2 + N_GEMS]
-    for c in range(N_GEMS):
-        want[c] = 0.0
-        want2[c] = 0.0
+    pulls = floats[F_PULL : F_PULL + MAX_CARDS]
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
         missing = max(0, shorts[i, SHORT_SUM] - gold)
-        pull = w[W_PROGRESS] * value[i] / (missing + 1)
-        for c in range(N_GEMS):
-            if shorts[i, c] > 0:
-                want[c] = _larger(want[c], pull) + w[W_SPREAD] * pull
-            if shorts[i, c] > 1:
-                want2[c] = _larger(want2[c], pull) + w[W_SPREAD] * pull
+        pulls[i] = w[W_PROGRESS] * value[i] / (missing + 1)
+    for c in range(N_GEMS):  # colour by colour, card order within: each want a register
+        one = 0.0
+        two = 0.0
+        for i in range(count):  # selects, not branches: shorts are unpredictable
+            pull = pulls[i]
+            spread = w[W_SPREAD] * pull
+            helped = _larger(one, pull) + spread
+            one = helped if shorts[i, c] > 0 else one
+            helped = _larger(two, pull) + spread
+            two = helped if shorts[i, c] > 1 else two
+        want[c] = one
+        want2[c] = two
     if phase == RETURNING:
         for j in range(S[L.H_N_LEGAL]):
             c = S[L.LEGAL + j] - RETURN

@@ -22,7 +22,7 @@ jit = nb.njit(cache=True)
 # a strategy's scratch arrays (`new_work`), allocated once a chunk, not once a decision:
 # the position's buy actions, cards and shorts, then floats and each seat's packed
 # holdings (see `heuristic`)
-FLOATS = 64
+FLOATS = 80
 
 
 @nb.njit(cache=True)
