@@ -254,8 +254,8 @@ def heuristic_scores(
                 slot = a - RESERVE
                 i = find(acts, count, BUY + slot)
                 missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
-                if missing <= w[W_REACH]:
-                    score += w[W_RESERVE] * value[i] / (missing + 1)
+                reached = score + w[W_RESERVE] * value[i] / (missing + 1)
+                score = reached if missing <= w[W_REACH] else score  # a select
                 score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, rivals)
         elif a < PASS:
             i = find(acts, count, a)
