@@ -113,15 +113,15 @@ def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
     width = cfg[L.C_WIDTH]
     power = holdings(S, base, width)
     gold = S[base + L.P_TOKENS + GOLD]
-    for slot in range(N_SLOTS):
+    for slot in range(N_SLOTS):  # each buy written, and kept by a select when affordable
         card = S[L.DISPLAY + slot]
-        if card >= 0 and affords(power, cards[card, L.K_PACKED], gold, width):
+        if card >= 0:
             S[L.LEGAL + count] = BUY + slot
-            count += 1
+            count += 1 if affords(power, cards[card, L.K_PACKED], gold, width) else 0
     for i in range(held):
-        if affords(power, cards[S[base + L.P_RESERVED + i], L.K_PACKED], gold, width):
-            S[L.LEGAL + count] = BUY_RESERVED + i
-            count += 1
+        S[L.LEGAL + count] = BUY_RESERVED + i
+        cost = cards[S[base + L.P_RESERVED + i], L.K_PACKED]
+        count += 1 if affords(power, cost, gold, width) else 0
     if count == 0:
         S[L.LEGAL] = PASS
         count = 1
@@ -143,23 +143,15 @@ def holdings(S: np.ndarray, base: int, width: int) -> np.int64:
 
 @jit
 def affords(power: np.int64, cost: np.int64, gold: int, width: int) -> bool:
-    """Whether packed `holdings` and `gold` pay a packed `cost`: every guard bit kept
-    after the subtraction is short of none; else each field's deficit counts."""
+    """Whether packed `holdings` and `gold` pay a packed `cost`: after the subtraction a
+    field below its guard bit is short by the difference, and gold covers the sum (no
+    branch: whether a card is affordable is unpredictable)."""
     guard = np.int64(1) << (width - 1)
-    guards = np.int64(0)
-    for c in range(N_GEMS):
-        guards |= guard << (width * c)
-    x = power - cost
-    if x & guards == guards:
-        return True
-    if gold == 0:
-        return False
     field = (guard << 1) - 1
+    x = power - cost
     short = 0
     for c in range(N_GEMS):
-        v = (x >> (width * c)) & field
-        if v < guard:
-            short += guard - v
+        short += max(0, guard - ((x >> (width * c)) & field))
     return short <= gold
 
 
