@@ -227,7 +227,12 @@ def heuristic_scores(
     for q in range(cfg[L.C_N]):
         if q != p:
             rivals[q] = holdings(S, seat(q), cfg[L.C_WIDTH])
-    gold_gain = w[W_GOLD_GAIN] + _largest(want)
+    # what every reservation scores before its card's terms, summed once
+    reserving = 0.0
+    reserving += -w[W_SLOT] * S[base + L.P_N_RESERVED]
+    if S[L.SUPPLY + GOLD]:
+        reserving += w[W_GOLD_GAIN] + _largest(want)
+        reserving += -w[W_OVERFLOW] * max(0, held + 1 - limit)
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]
         score = 0.0
@@ -246,10 +251,7 @@ def heuristic_scores(
             score += progress
             score += -w[W_OVERFLOW] * max(0, held + gains - limit)
         elif a < BUY:
-            score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
-            if S[L.SUPPLY + GOLD]:
-                score += gold_gain
-                score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+            score = reserving
             if a < RESERVE_BLIND:
                 slot = a - RESERVE
                 i = find(acts, count, BUY + slot)
