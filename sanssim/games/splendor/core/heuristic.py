@@ -30,6 +30,7 @@ from sanssim.games.splendor.core.position import (
     position,
     spent,
 )
+from sanssim.games.splendor.core.rules import affords, holdings
 from sanssim.games.splendor.core.state import inline, jit, seat
 
 # parameter columns, in `HeuristicStrategy.params` order
@@ -57,6 +58,7 @@ F_WANT = F_VALUE + MAX_CARDS
 F_WANT2 = F_WANT + N_GEMS
 F_DENIED = F_WANT2 + N_GEMS
 F_MISSING = F_DENIED + N_SLOTS  # each noble on the table's pull
+F_PULL = F_MISSING + L.MAX_TABLE  # each card's pull on the tokens it needs
 
 
 @jit
@@ -100,48 +102,42 @@ def _colour_values(
     for i in range(count):  # each colour's demand in `out`, summed in card order
         card = ids[i]
         weight = w[W_LEVEL3] if cards[card, L.K_LEVEL] == 3 else 1.0
-        for c in range(N_GEMS):
-            if cards[card, L.K_COST + c] > bonus[c]:
-                out[c] += weight
+        for c in range(N_GEMS):  # a select, not a branch
+            more = out[c] + weight
+            out[c] = more if cards[card, L.K_COST + c] > bonus[c] else out[c]
     for c in range(N_GEMS):
         have = bonus[c]
         demand = out[c]
         pull = 0.0
         for t in range(S[L.H_N_TABLE]):
-            if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have:
-                pull += missing[t]
+            more = pull + missing[t]
+            pull = more if nobles[S[L.TABLE + t], L.N_REQUIREMENT + c] > have else pull
         out[c] = w[W_BONUS] + w[W_DEMAND] * demand + w[W_NOBLE] * pull
 
 
 @inline
-def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int) -> float:
+def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
+            rivals: np.ndarray) -> float:  # fmt: skip
     """The points an opponent could take with a display slot's card next turn: the
-    card's, if any opponent can afford it (bonuses, tokens, gold for the rest)."""
+    card's, if any opponent can afford it (bonuses, tokens, gold for the rest; `rivals`:
+    each seat's `holdings`)."""
     card = S[L.DISPLAY + slot]
     if card < 0 or not cards[card, L.K_POINTS]:
         return 0.0
+    cost = cards[card, L.K_PACKED]
+    width = cfg[L.C_WIDTH]
     for q in range(cfg[L.C_N]):
-        if q == p:
-            continue
-        other = seat(q)
-        gold = S[other + L.P_TOKENS + GOLD]
-        missing = 0
-        for c in range(N_GEMS):
-            need = cards[card, L.K_COST + c] - S[other + L.P_BONUS + c]
-            missing += max(0, need - S[other + L.P_TOKENS + c])
-            if missing > gold:
-                break
-        if missing <= gold:
+        if q != p and affords(rivals[q], cost, S[seat(q) + L.P_TOKENS + GOLD], width):
             return float(cards[card, L.K_POINTS])
     return 0.0
 
 
 @inline
 def _denied_at(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
-               denied: np.ndarray) -> float:  # fmt: skip
+               denied: np.ndarray, rivals: np.ndarray) -> float:  # fmt: skip
     """`_denied`, each slot's computed once a call (`denied`: -1 where not yet)."""
     if denied[slot] < 0.0:
-        denied[slot] = _denied(S, cfg, cards, p, slot)
+        denied[slot] = _denied(S, cfg, cards, p, slot, rivals)
     return denied[slot]
 
 
@@ -185,7 +181,7 @@ def heuristic_scores(
         return
     base = seat(p)
     count = position(S, cards, base, work)
-    acts, ids, shorts, floats = work
+    acts, ids, shorts, floats, rivals = work
     gold = S[base + L.P_TOKENS + GOLD]
     colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + N_GEMS]
     missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
@@ -193,18 +189,23 @@ def heuristic_scores(
     value = floats[F_VALUE : F_VALUE + MAX_CARDS]
     want = floats[F_WANT : F_WANT + N_GEMS]
     want2 = floats[F_WANT2 : F_WANT2 + N_GEMS]
-    for c in range(N_GEMS):
-        want[c] = 0.0
-        want2[c] = 0.0
+    pulls = floats[F_PULL : F_PULL + MAX_CARDS]
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
         missing = max(0, shorts[i, SHORT_SUM] - gold)
-        pull = w[W_PROGRESS] * value[i] / (missing + 1)
-        for c in range(N_GEMS):
-            if shorts[i, c] > 0:
-                want[c] = _larger(want[c], pull) + w[W_SPREAD] * pull
-            if shorts[i, c] > 1:
-                want2[c] = _larger(want2[c], pull) + w[W_SPREAD] * pull
+        pulls[i] = w[W_PROGRESS] * value[i] / (missing + 1)
+    for c in range(N_GEMS):  # colour by colour, card order within: each want a register
+        one = 0.0
+        two = 0.0
+        for i in range(count):  # selects, not branches: shorts are unpredictable
+            pull = pulls[i]
+            spread = w[W_SPREAD] * pull
+            helped = _larger(one, pull) + spread
+            one = helped if shorts[i, c] > 0 else one
+            helped = _larger(two, pull) + spread
+            two = helped if shorts[i, c] > 1 else two
+        want[c] = one
+        want2[c] = two
     if phase == RETURNING:
         for j in range(S[L.H_N_LEGAL]):
             c = S[L.LEGAL + j] - RETURN
@@ -223,7 +224,15 @@ def heuristic_scores(
     denied = floats[F_DENIED : F_DENIED + N_SLOTS]
     for slot in range(N_SLOTS):
         denied[slot] = -1.0
-    gold_gain = w[W_GOLD_GAIN] + _largest(want)
+    for q in range(cfg[L.C_N]):
+        if q != p:
+            rivals[q] = holdings(S, seat(q), cfg[L.C_WIDTH])
+    # what every reservation scores before its card's terms, summed once
+    reserving = 0.0
+    reserving += -w[W_SLOT] * S[base + L.P_N_RESERVED]
+    if S[L.SUPPLY + GOLD]:
+        reserving += w[W_GOLD_GAIN] + _largest(want)
+        reserving += -w[W_OVERFLOW] * max(0, held + 1 - limit)
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]
         score = 0.0
@@ -242,17 +251,14 @@ def heuristic_scores(
             score += progress
             score += -w[W_OVERFLOW] * max(0, held + gains - limit)
         elif a < BUY:
-            score += -w[W_SLOT] * S[base + L.P_N_RESERVED]
-            if S[L.SUPPLY + GOLD]:
-                score += gold_gain
-                score += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+            score = reserving
             if a < RESERVE_BLIND:
                 slot = a - RESERVE
                 i = find(acts, count, BUY + slot)
                 missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
-                if missing <= w[W_REACH]:
-                    score += w[W_RESERVE] * value[i] / (missing + 1)
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied)
+                reached = score + w[W_RESERVE] * value[i] / (missing + 1)
+                score = reached if missing <= w[W_REACH] else score  # a select
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, rivals)
         elif a < PASS:
             i = find(acts, count, a)
             gems, paid_gold = spent(S, cards, base, ids[i])
@@ -260,5 +266,5 @@ def heuristic_scores(
             score += colour_value[cards[ids[i], L.K_BONUS]]
             score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
             if a < BUY_RESERVED:
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied)
+                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied, rivals)
         out[j] = score

@@ -8,6 +8,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.games.splendor.actions import BUY, BUY_RESERVED, MAX_RESERVED, N_GEMS, N_SLOTS
+from sanssim.games.splendor.config import MAX_PLAYERS
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.strategies import TAKE_GAINS as _GAINS
 
@@ -19,17 +20,19 @@ jit = nb.njit(cache=True)
 
 
 # a strategy's scratch arrays (`new_work`), allocated once a chunk, not once a decision:
-# the position's buy actions, cards and shorts, then floats (see `heuristic`)
-FLOATS = 64
+# the position's buy actions, cards and shorts, then floats and each seat's packed
+# holdings (see `heuristic`)
+FLOATS = 80
 
 
 @nb.njit(cache=True)
-def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
         np.empty(MAX_CARDS, dtype=np.int64),
         np.empty(MAX_CARDS, dtype=np.int64),
         np.empty((MAX_CARDS, N_GEMS + 1), dtype=np.int64),
         np.empty(FLOATS, dtype=np.float64),
+        np.empty(MAX_PLAYERS, dtype=np.int64),
     )
 
 

@@ -72,7 +72,7 @@ N_TAKE_SETS = len(L.TAKE_MASKS)
 def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
     """A turn's legal choices (`State._start_turn` without its forced follow-up): the
     takes from a table by the colours in the supply, affordability by one subtraction
-    on packed counts (`engine`'s docstring); the count kept in a local, written once."""
+    on packed counts (`holdings`); the count kept in a local, written once."""
     p = S[L.H_CURRENT]
     base = seat(p)
     if S[L.H_RECORD]:
@@ -111,25 +111,17 @@ def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
                 S[L.LEGAL + count] = RESERVE_BLIND + level
                 count += 1
     width = cfg[L.C_WIDTH]
-    guard = np.int64(1) << (width - 1)
-    field = (guard << 1) - 1
-    guards = np.int64(0)
-    power = np.int64(0)
-    for c in range(N_GEMS):
-        have = min(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
-        guards |= guard << (width * c)
-        power |= (guard + have) << (width * c)
+    power = holdings(S, base, width)
     gold = S[base + L.P_TOKENS + GOLD]
-    for slot in range(N_SLOTS):
+    for slot in range(N_SLOTS):  # each buy written, and kept by a select when affordable
         card = S[L.DISPLAY + slot]
-        if card >= 0 and _can_pay(power - cards[card, L.K_PACKED], guards, gold, width, field):
+        if card >= 0:
             S[L.LEGAL + count] = BUY + slot
-            count += 1
+            count += 1 if affords(power, cards[card, L.K_PACKED], gold, width) else 0
     for i in range(held):
-        card = S[base + L.P_RESERVED + i]
-        if _can_pay(power - cards[card, L.K_PACKED], guards, gold, width, field):
-            S[L.LEGAL + count] = BUY_RESERVED + i
-            count += 1
+        S[L.LEGAL + count] = BUY_RESERVED + i
+        cost = cards[S[base + L.P_RESERVED + i], L.K_PACKED]
+        count += 1 if affords(power, cost, gold, width) else 0
     if count == 0:
         S[L.LEGAL] = PASS
         count = 1
@@ -137,19 +129,29 @@ def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
 
 
 @jit
-def _can_pay(x: np.int64, guards: np.int64, gold: int, width: int, field: np.int64) -> bool:
-    """Whether `x` (packed counts less a packed cost) is short of no more gems than
-    `gold`: every guard bit kept is short of none; else each field's deficit counts."""
-    if x & guards == guards:
-        return True
-    if gold == 0:
-        return False
-    guard = (field + 1) >> 1
+def holdings(S: np.ndarray, base: int, width: int) -> np.int64:
+    """The tokens plus bonuses of each colour of the seat at `base`, packed as `engine`
+    packs them (fields of `width` bits, each capped below its guard bit, which is set),
+    so that affording a card is one subtraction (`affords`)."""
+    guard = np.int64(1) << (width - 1)
+    power = np.int64(0)
+    for c in range(N_GEMS):
+        have = min(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
+        power |= (guard + have) << (width * c)
+    return power
+
+
+@jit
+def affords(power: np.int64, cost: np.int64, gold: int, width: int) -> bool:
+    """Whether packed `holdings` and `gold` pay a packed `cost`: after the subtraction a
+    field below its guard bit is short by the difference, and gold covers the sum (no
+    branch: whether a card is affordable is unpredictable)."""
+    guard = np.int64(1) << (width - 1)
+    field = (guard << 1) - 1
+    x = power - cost
     short = 0
     for c in range(N_GEMS):
-        v = (x >> (width * c)) & field
-        if v < guard:
-            short += guard - v
+        short += max(0, guard - ((x >> (width * c)) & field))
     return short <= gold
 
 
