@@ -12,6 +12,7 @@ from sanssim.analysis.stats import mean_table
 TITLE = "Game flow"
 MAX_GAMES = 20_000  # per run: enough for tight intervals, bounded memory for the windows
 PLAYER_GAME = ["run", "game_id", "seat"]
+NOBLES = 9  # a player's nobles: depth is their mean row
 
 
 def build(ctx: Context) -> Section:
@@ -26,8 +27,7 @@ def build(ctx: Context) -> Section:
         depth=(pl.col("noble_to") - pl.col("noble_from"))
         .fill_null(0)
         .cum_sum()
-        .over(PLAYER_GAME, order_by="turn")
-        / 9,
+        .over(PLAYER_GAME, order_by="turn"),
         nobles=pl.col("noble_points").cum_sum().over(PLAYER_GAME, order_by="turn"),
         expansion=pl.col("expansion_points").cum_sum().over(PLAYER_GAME, order_by="turn"),
         gardeners=pl.col("gardener").cast(pl.Int32).cum_sum().over(PLAYER_GAME, order_by="turn"),
@@ -40,6 +40,9 @@ def build(ctx: Context) -> Section:
         "gardeners": "gardeners placed so far",
     }
     table = mean_table(cumulative, ["arm", "round"], {n: pl.col(n) for n in names})
+    # depth is summed in rows moved, an integer (exact sums are cheap on integers, costly on
+    # floats), and only then spread over the nobles: the mean row of each.
+    table = table.with_columns(pl.col(f"depth_{s}") / NOBLES for s in ("mean", "sd", "lo", "hi"))
     rounds = sorted(table["round"].unique().to_list())
     unlogged = set(ctx.data.arms_without_turns())
     arms = [a for a in ctx.data.arm_labels if a not in unlogged]
