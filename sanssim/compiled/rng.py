@@ -226,10 +226,17 @@ def getrandbits(g: np.ndarray, k: int) -> np.int64:
 
 @kernel
 def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
+    """`_randbelow(n)` for n > 0 (`below`, called)."""
+    return below(g, n)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def below(g: np.ndarray, n: np.int64) -> np.int64:
     """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n. Below 2**32,
     with two words left before a twist, the first two tries are read at once and the one
     taken is picked without a branch, since whether a try is rejected is a coin toss the
-    processor mispredicts; the loop goes on only when both are rejected."""
+    processor mispredicts; the loop goes on only when both are rejected. Inlined where a
+    loop draws many (`shuffle`): a call costs as much as the draw."""
     k = bit_length(n)
     at = g[N]
     if k <= 32 and at < N - 1:
@@ -273,7 +280,7 @@ def random(g: np.ndarray) -> float:
 def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
     """`shuffle(x[:n])` in place."""
     for i in range(n - 1, 0, -1):
-        j = randbelow(g, i + 1)
+        j = below(g, i + 1)
         tmp = x[i]
         x[i] = x[j]
         x[j] = tmp
@@ -285,25 +292,35 @@ def choice_index(g: np.ndarray, n: int) -> np.int64:
     return randbelow(g, n)
 
 
-@nb.njit(cache=True)
-def sample_indices(g: np.ndarray, n: int, k: int, out: np.ndarray) -> None:
+@kernel
+def sample_indices(g: np.ndarray, n: int, k: int, out: np.ndarray, pool: np.ndarray) -> None:
     """The indices `sample(range(n), k)` picks, in selection order, into `out[:k]`;
-    both of Python's methods (a pool for small populations, a set otherwise)."""
+    both of Python's methods: a pool for small populations (`pool`: room for its n
+    indices when n is at most the set size, 21 for up to 5 picks), a set otherwise (the
+    picks so far, searched). A kernel: a deal samples every game."""
     setsize = 21
     if k > 5:
         # 4 ** ceil(log(3k, 4)), computed as Python does, in floating point
         setsize += 4 ** int(np.ceil(np.log(k * 3) / np.log(4)))
     if n <= setsize:
-        pool = np.arange(n)
+        for i in range(n):
+            pool[i] = i
         for i in range(k):
             j = randbelow(g, n - i)
             out[i] = pool[j]
             pool[j] = pool[n - i - 1]
     else:
-        chosen = np.zeros(n, dtype=np.bool_)
         for i in range(k):
             j = randbelow(g, n)
-            while chosen[j]:
+            while _picked(out, i, j):
                 j = randbelow(g, n)
-            chosen[j] = True
             out[i] = j
+
+
+@kernel
+def _picked(out: np.ndarray, i: int, j: np.int64) -> bool:
+    """Whether `j` is among the first `i` picks in `out`."""
+    for m in range(i):  # noqa: SIM110 - no generator in compiled code
+        if out[m] == j:
+            return True
+    return False

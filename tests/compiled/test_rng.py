@@ -57,7 +57,7 @@ def test_sample_both_methods(value: int, n: int, data: st.DataObject) -> None:
     k = data.draw(st.integers(min_value=0, max_value=n))
     g, py = _seeded(value), random.Random(value)
     out = np.zeros(k, dtype=np.int64)
-    rng.sample_indices(g, n, k, out)
+    rng.sample_indices(g, n, k, out, np.zeros(n, dtype=np.int64))
     assert list(out) == py.sample(range(n), k)
     assert list(g) == list(py.getstate()[1])
 
