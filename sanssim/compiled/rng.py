@@ -232,26 +232,32 @@ def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def below(g: np.ndarray, n: np.int64) -> np.int64:
-    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n. Below 2**32,
-    with two words left before a twist, the first two tries are read at once and the one
-    taken is picked without a branch, since whether a try is rejected is a coin toss the
-    processor mispredicts; the loop goes on only when both are rejected. Inlined where a
-    loop draws many (`shuffle`): a call costs as much as the draw."""
+    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n (`two_tries`
+    first, where they can be read). Inlined where a loop draws many: a call costs as much
+    as the draw."""
     k = bit_length(n)
     at = g[N]
     if k <= 32 and at < N - 1:
-        shift = np.uint32(32 - k)
-        first = np.int64(_temper(g[at]) >> shift)
-        second = np.int64(_temper(g[at + 1]) >> shift)
-        again = first >= n
-        g[N] = at + 1 + again
-        r = second if again else first
+        r, g[N] = two_tries(g, at, n, k)
         if r < n:
             return r
     r = getrandbits(g, k)
     while r >= n:
         r = getrandbits(g, k)
     return r
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def two_tries(g: np.ndarray, at: np.int64, n: np.int64, k: np.int64) -> tuple[np.int64, np.int64]:
+    """`_randbelow(n)`'s first two tries of k <= 32 bits, read at once from words `at` and
+    `at + 1` (`at < N - 1`), the one taken picked without a branch, since whether a try is
+    rejected is a coin toss the processor mispredicts: the pick (n or more when both are
+    rejected: the loop goes on) and the position after it."""
+    shift = np.uint32(32 - k)
+    first = np.int64(_temper(g[at]) >> shift)
+    second = np.int64(_temper(g[at + 1]) >> shift)
+    again = first >= n
+    return (second if again else first), at + 1 + again
 
 
 @kernel
@@ -278,12 +284,22 @@ def random(g: np.ndarray) -> float:
 
 @kernel
 def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
-    """`shuffle(x[:n])` in place."""
+    """`shuffle(x[:n])` in place. The position stays in a register while `two_tries` can
+    read: kept in `g`, each draw would wait on the store of the one before."""
+    at = g[N]
     for i in range(n - 1, 0, -1):
-        j = below(g, i + 1)
+        k = bit_length(i + 1)
+        j = i + 1
+        if k <= 32 and at < N - 1:
+            j, at = two_tries(g, at, i + 1, k)
+        if j > i:  # both tries rejected, or none read: the draw goes on from `at`
+            g[N] = at
+            j = below(g, i + 1)
+            at = g[N]
         tmp = x[i]
         x[i] = x[j]
         x[j] = tmp
+    g[N] = at
 
 
 @kernel

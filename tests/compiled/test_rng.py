@@ -51,6 +51,19 @@ def test_shuffle_and_choice(value: int, n: int) -> None:
         assert rng.choice_index(g, n) == items.index(py.choice(items))
 
 
+@given(seeds, st.integers(min_value=0, max_value=700), st.integers(min_value=2, max_value=400))
+@settings(max_examples=100, deadline=None)
+def test_shuffle_across_a_twist(value: int, skip: int, n: int) -> None:
+    g, py = _seeded(value), random.Random(value)
+    for _ in range(skip):  # any position: a shuffle's draws may reach the twist anywhere
+        assert rng.word(g) == py.getrandbits(32)
+    items, array = list(range(n)), np.arange(n)
+    py.shuffle(items)
+    rng.shuffle(g, array, n)
+    assert list(array) == items
+    assert list(g) == list(py.getstate()[1])
+
+
 @given(seeds, st.integers(min_value=1, max_value=400), st.data())
 @settings(max_examples=150, deadline=None)
 def test_sample_both_methods(value: int, n: int, data: st.DataObject) -> None:
