@@ -226,25 +226,38 @@ def getrandbits(g: np.ndarray, k: int) -> np.int64:
 
 @kernel
 def randbelow(g: np.ndarray, n: np.int64) -> np.int64:
-    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n. Below 2**32,
-    with two words left before a twist, the first two tries are read at once and the one
-    taken is picked without a branch, since whether a try is rejected is a coin toss the
-    processor mispredicts; the loop goes on only when both are rejected."""
+    """`_randbelow(n)` for n > 0 (`below`, called)."""
+    return below(g, n)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def below(g: np.ndarray, n: np.int64) -> np.int64:
+    """`_randbelow(n)` for n > 0: `getrandbits(n.bit_length())` until below n (`two_tries`
+    first, where they can be read). Inlined where a loop draws many: a call costs as much
+    as the draw."""
     k = bit_length(n)
     at = g[N]
     if k <= 32 and at < N - 1:
-        shift = np.uint32(32 - k)
-        first = np.int64(_temper(g[at]) >> shift)
-        second = np.int64(_temper(g[at + 1]) >> shift)
-        again = first >= n
-        g[N] = at + 1 + again
-        r = second if again else first
+        r, g[N] = two_tries(g, at, n, k)
         if r < n:
             return r
     r = getrandbits(g, k)
     while r >= n:
         r = getrandbits(g, k)
     return r
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def two_tries(g: np.ndarray, at: np.int64, n: np.int64, k: np.int64) -> tuple[np.int64, np.int64]:
+    """`_randbelow(n)`'s first two tries of k <= 32 bits, read at once from words `at` and
+    `at + 1` (`at < N - 1`), the one taken picked without a branch, since whether a try is
+    rejected is a coin toss the processor mispredicts: the pick (n or more when both are
+    rejected: the loop goes on) and the position after it."""
+    shift = np.uint32(32 - k)
+    first = np.int64(_temper(g[at]) >> shift)
+    second = np.int64(_temper(g[at + 1]) >> shift)
+    again = first >= n
+    return (second if again else first), at + 1 + again
 
 
 @kernel
@@ -271,12 +284,22 @@ def random(g: np.ndarray) -> float:
 
 @kernel
 def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
-    """`shuffle(x[:n])` in place."""
+    """`shuffle(x[:n])` in place. The position stays in a register while `two_tries` can
+    read: kept in `g`, each draw would wait on the store of the one before."""
+    at = g[N]
     for i in range(n - 1, 0, -1):
-        j = randbelow(g, i + 1)
+        k = bit_length(i + 1)
+        j = i + 1
+        if k <= 32 and at < N - 1:
+            j, at = two_tries(g, at, i + 1, k)
+        if j > i:  # both tries rejected, or none read: the draw goes on from `at`
+            g[N] = at
+            j = below(g, i + 1)
+            at = g[N]
         tmp = x[i]
         x[i] = x[j]
         x[j] = tmp
+    g[N] = at
 
 
 @kernel
@@ -285,25 +308,35 @@ def choice_index(g: np.ndarray, n: int) -> np.int64:
     return randbelow(g, n)
 
 
-@nb.njit(cache=True)
-def sample_indices(g: np.ndarray, n: int, k: int, out: np.ndarray) -> None:
+@kernel
+def sample_indices(g: np.ndarray, n: int, k: int, out: np.ndarray, pool: np.ndarray) -> None:
     """The indices `sample(range(n), k)` picks, in selection order, into `out[:k]`;
-    both of Python's methods (a pool for small populations, a set otherwise)."""
+    both of Python's methods: a pool for small populations (`pool`: room for its n
+    indices when n is at most the set size, 21 for up to 5 picks), a set otherwise (the
+    picks so far, searched). A kernel: a deal samples every game."""
     setsize = 21
     if k > 5:
         # 4 ** ceil(log(3k, 4)), computed as Python does, in floating point
         setsize += 4 ** int(np.ceil(np.log(k * 3) / np.log(4)))
     if n <= setsize:
-        pool = np.arange(n)
+        for i in range(n):
+            pool[i] = i
         for i in range(k):
             j = randbelow(g, n - i)
             out[i] = pool[j]
             pool[j] = pool[n - i - 1]
     else:
-        chosen = np.zeros(n, dtype=np.bool_)
         for i in range(k):
             j = randbelow(g, n)
-            while chosen[j]:
+            while _picked(out, i, j):
                 j = randbelow(g, n)
-            chosen[j] = True
             out[i] = j
+
+
+@kernel
+def _picked(out: np.ndarray, i: int, j: np.int64) -> bool:
+    """Whether `j` is among the first `i` picks in `out`."""
+    for m in range(i):  # noqa: SIM110 - no generator in compiled code
+        if out[m] == j:
+            return True
+    return False

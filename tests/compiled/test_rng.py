@@ -51,13 +51,26 @@ def test_shuffle_and_choice(value: int, n: int) -> None:
         assert rng.choice_index(g, n) == items.index(py.choice(items))
 
 
+@given(seeds, st.integers(min_value=0, max_value=700), st.integers(min_value=2, max_value=400))
+@settings(max_examples=100, deadline=None)
+def test_shuffle_across_a_twist(value: int, skip: int, n: int) -> None:
+    g, py = _seeded(value), random.Random(value)
+    for _ in range(skip):  # any position: a shuffle's draws may reach the twist anywhere
+        assert rng.word(g) == py.getrandbits(32)
+    items, array = list(range(n)), np.arange(n)
+    py.shuffle(items)
+    rng.shuffle(g, array, n)
+    assert list(array) == items
+    assert list(g) == list(py.getstate()[1])
+
+
 @given(seeds, st.integers(min_value=1, max_value=400), st.data())
 @settings(max_examples=150, deadline=None)
 def test_sample_both_methods(value: int, n: int, data: st.DataObject) -> None:
     k = data.draw(st.integers(min_value=0, max_value=n))
     g, py = _seeded(value), random.Random(value)
     out = np.zeros(k, dtype=np.int64)
-    rng.sample_indices(g, n, k, out)
+    rng.sample_indices(g, n, k, out, np.zeros(n, dtype=np.int64))
     assert list(out) == py.sample(range(n), k)
     assert list(g) == list(py.getstate()[1])
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng as mt
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import HAND_SIZE, N_SLOTS, SIDE
 from sanssim.games.sanssouci.core.choices import side_choices, start_turn
 from sanssim.games.sanssouci.core.layout import (
@@ -30,6 +30,7 @@ from sanssim.games.sanssouci.core.layout import (
     GARDEN,
     HAND_LEN,
     HANDS,
+    LEGAL,
     MISSIONS,
     N_SYMBOLS,
     NOBLE_ZONE,
@@ -56,10 +57,12 @@ from sanssim.games.sanssouci.core.rules import (
 from sanssim.games.sanssouci.garden import FULL
 
 
-@nb.njit(cache=True)
+@kernel
 def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
     """A new game in `st` as `State(game, seed, record)` deals it, `g` its rng, seeded
-    from `seed`. The first decision may be forced: `settle` it before asking a strategy."""
+    from `seed`. The first decision may be forced: `settle` it before asking a strategy.
+    A kernel, so that its views of `st` cost nothing; the legal choices' room, written
+    last, is the boards' sampling pool."""
     st[:] = 0
     n = gp[G_N]
     st[N] = n
@@ -70,7 +73,7 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
         for p in range(n):
             st[GARDEN + p] = gp[G_SIDES + p]
     else:
-        mt.sample_indices(g, gp[G_N_BOARDS], n, st[GARDEN : GARDEN + n])  # the boards
+        mt.sample_indices(g, gp[G_N_BOARDS], n, st[GARDEN : GARDEN + n], st[LEGAL:])  # boards
         for p in range(n):
             k = mt.randbelow(g, np.int64(SIDES_PER_BOARD))
             st[GARDEN + p] = gp[gp[G_BOARD_SIDES] + st[GARDEN + p] * SIDES_PER_BOARD + k]
@@ -111,7 +114,7 @@ def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
         st[EXP_SIDE + p] = -1
         st[EXP_BOARD + p] = -1
     if gp[G_EXPANSION]:
-        mt.sample_indices(g, gp[G_N_EXP_BOARDS], n, st[EXP_BOARD : EXP_BOARD + n])
+        mt.sample_indices(g, gp[G_N_EXP_BOARDS], n, st[EXP_BOARD : EXP_BOARD + n], st[LEGAL:])
         st[PHASE] = SIDE
         side_choices(st, gp)
     else:

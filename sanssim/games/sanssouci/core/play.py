@@ -16,6 +16,7 @@ from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END
+from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.heuristic import work_array
 from sanssim.games.sanssouci.core.ismcts import ismcts
@@ -29,7 +30,7 @@ from sanssim.games.sanssouci.core.layout import (
     SUPPLY,
 )
 from sanssim.games.sanssouci.core.lookahead import lookahead
-from sanssim.games.sanssouci.core.rules import apply, settle
+from sanssim.games.sanssouci.core.rules import apply, apply_step, settle
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
 from sanssim.games.sanssouci.core.strategies import (
     ISMCTS,
@@ -82,7 +83,9 @@ def play_simple(
     until it ends or a searching seat is to choose; returns `picked` advanced by the
     choices recorded. A kernel: a seat's generator is a view taken at every decision,
     and in reference-counted code a view costs two atomic operations, more than a
-    random seat's whole choice. `ahead[p]`: random seat p's next `random()` (`draw_ahead`)."""
+    random seat's whole choice; and the rules (`apply_step`) are inlined, since a call
+    would pass their five arrays as 35 words at every decision. `ahead[p]`: random seat
+    p's next `random()` (`draw_ahead`)."""
     while st[PHASE] != END:
         p = st[CURRENT]
         if kinds[p] == RANDOM:
@@ -92,7 +95,8 @@ def play_simple(
             action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
         else:
             break
-        picked = apply_choice(st, gp, gens[base], action, record, log, pos, picks, picked)
+        picked = record_choice(action, record, pos, picks, picked)
+        apply_step(st, gp, gens[base], action, log, pos)
     return picked
 
 
@@ -107,25 +111,16 @@ def draw_ahead(gens: np.ndarray, base: int, kinds: np.ndarray, ahead: np.ndarray
             ahead[p] = mt.random(gens[base + 1 + p])
 
 
-@kernel
-def apply_choice(
-    st: np.ndarray,
-    gp: np.ndarray,
-    g: np.ndarray,
-    action: np.int64,
-    record: bool,
-    log: np.ndarray,
-    pos: np.ndarray,
-    picks: np.ndarray,
-    picked: int,
+@step
+def record_choice(
+    action: np.int64, record: bool, pos: np.ndarray, picks: np.ndarray, picked: int
 ) -> int:
-    """Apply a seat's choice, first recorded (its turn row, the action) when `record`;
-    returns `picked` advanced by it."""
+    """Record a seat's choice (its turn row, the action) when `record`; returns `picked`
+    advanced by it."""
     if record:
         picks[picked, 0] = pos[0]
         picks[picked, 1] = action
         picked += 1
-    apply(st, gp, g, action, log, pos)
     return picked
 
 
@@ -169,7 +164,8 @@ def play_games(
         while st[PHASE] != END:  # a searching seat's decision
             p = st[CURRENT]
             action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
-            picked = apply_choice(st, gp, g, action, record, log, pos, picks, picked)
+            picked = record_choice(action, record, pos, picks, picked)
+            apply(st, gp, g, action, log, pos)
             picked = play_simple(
                 st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
             )

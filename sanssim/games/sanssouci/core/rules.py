@@ -296,8 +296,8 @@ def _end_turn(
     start_turn(st, gp)
 
 
-@kernel
-def apply(
+@step
+def apply_step(
     st: np.ndarray,
     gp: np.ndarray,
     g: np.ndarray,
@@ -307,7 +307,8 @@ def apply(
 ) -> None:
     """Apply a legal choice, then any forced follow-ups (engine.State.apply_action): a
     finished turn is ended, and a take or placement with a single choice is applied, until
-    a decision with two or more choices, or the end. Each step has one copy here."""
+    a decision with two or more choices, or the end. Each step has one copy here; `apply`
+    calls it, and the loop that plays a simple seats' game inlines it."""
     while True:
         phase = st[PHASE]
         if phase == TAKE or phase == PLACE:  # noqa: SIM109 - two compares, no tuple
@@ -334,6 +335,19 @@ def apply(
         if st[LEGAL_LEN] != 1 or (phase != TAKE and phase != PLACE):
             return
         action = st[LEGAL]
+
+
+@kernel
+def apply(
+    st: np.ndarray,
+    gp: np.ndarray,
+    g: np.ndarray,
+    action: np.int64,
+    log: np.ndarray,
+    pos: np.ndarray,
+) -> None:
+    """`apply_step`, called: a search applies choices from many places."""
+    apply_step(st, gp, g, action, log, pos)
 
 
 @kernel
