@@ -26,6 +26,7 @@ from sanssim.games.splendor.core.position import (
     MAX_CARDS,
     SHORT_SUM,
     TAKE_GAINS,
+    first_best,
     position,
     spent,
 )
@@ -161,16 +162,6 @@ def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
 
 
 @jit
-def _first_best(out: np.ndarray, n: int) -> int:
-    """Where the first of the highest of `out[:n]` is (`position.best`'s choice)."""
-    top = 0
-    for j in range(1, n):
-        if out[j] > out[top]:
-            top = j
-    return top
-
-
-@jit
 def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
                      w: np.ndarray, out: np.ndarray, work: tuple) -> int:  # fmt: skip
     """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch); where
@@ -182,7 +173,7 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
     phase = S[L.H_PHASE]
     if phase == NOBLE_CHOICE:
         _noble_scores(S, cfg, nobles, p, out)
-        return _first_best(out, S[L.H_N_LEGAL])
+        return first_best(out, S[L.H_N_LEGAL])
     base = seat(p)
     count = position(S, cards, base, work)
     at, ids, shorts, floats, rivals = work
@@ -220,7 +211,7 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
                 score += -want[c]
                 score += 0.01 * S[base + L.P_TOKENS + c]
             out[j] = score
-        return _first_best(out, S[L.H_N_LEGAL])
+        return first_best(out, S[L.H_N_LEGAL])
     held = 0
     for c in range(N_GEMS + 1):
         held += S[base + L.P_TOKENS + c]

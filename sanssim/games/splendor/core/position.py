@@ -85,10 +85,16 @@ def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, 
 
 
 @jit
-def best(S: np.ndarray, scores: np.ndarray) -> int:
-    """The first legal choice of the highest score."""
+def first_best(scores: np.ndarray, n: int) -> int:
+    """Where the first of the highest of `scores[:n]` is."""
     top = 0
-    for j in range(1, S[L.H_N_LEGAL]):
+    for j in range(1, n):
         if scores[j] > scores[top]:
             top = j
-    return S[L.LEGAL + top]
+    return top
+
+
+@jit
+def best(S: np.ndarray, scores: np.ndarray) -> int:
+    """The first legal choice of the highest score."""
+    return S[L.LEGAL + first_best(scores, S[L.H_N_LEGAL])]
