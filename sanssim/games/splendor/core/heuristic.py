@@ -26,7 +26,7 @@ from sanssim.games.splendor.core.position import (
     MAX_CARDS,
     SHORT_SUM,
     TAKE_GAINS,
-    find,
+    first_best,
     position,
     spent,
 )
@@ -162,26 +162,21 @@ def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
 
 
 @jit
-def heuristic_scores(
-    S: np.ndarray,
-    cfg: np.ndarray,
-    cards: np.ndarray,
-    nobles: np.ndarray,
-    w: np.ndarray,
-    out: np.ndarray,
-    work: tuple,
-) -> None:
-    """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch). What
-    a phase's options do not read is not computed (a noble choice reads only the
-    nobles; a return, no denials; a denial is found only for a slot an option uses)."""
+def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
+                     w: np.ndarray, out: np.ndarray, work: tuple) -> int:  # fmt: skip
+    """`HeuristicStrategy.terms`, summed, for each legal choice (`work`: scratch); where
+    the first of the highest is (`position.best`'s choice, found as the scores are: a
+    rollout needs no second pass). What a phase's options do not read is not computed
+    (a noble choice reads only the nobles; a return, no denials; a denial is found only
+    for a slot an option uses)."""
     p = S[L.H_CURRENT]
     phase = S[L.H_PHASE]
     if phase == NOBLE_CHOICE:
         _noble_scores(S, cfg, nobles, p, out)
-        return
+        return first_best(out, S[L.H_N_LEGAL])
     base = seat(p)
     count = position(S, cards, base, work)
-    acts, ids, shorts, floats, rivals = work
+    at, ids, shorts, floats, rivals = work
     gold = S[base + L.P_TOKENS + GOLD]
     colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + N_GEMS]
     missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
@@ -216,7 +211,7 @@ def heuristic_scores(
                 score += -want[c]
                 score += 0.01 * S[base + L.P_TOKENS + c]
             out[j] = score
-        return
+        return first_best(out, S[L.H_N_LEGAL])
     held = 0
     for c in range(N_GEMS + 1):
         held += S[base + L.P_TOKENS + c]
@@ -233,6 +228,8 @@ def heuristic_scores(
     if S[L.SUPPLY + GOLD]:
         reserving += w[W_GOLD_GAIN] + _largest(want)
         reserving += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+    top = 0
+    top_score = 0.0
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]
         score = 0.0
@@ -254,17 +251,21 @@ def heuristic_scores(
             score = reserving
             if a < RESERVE_BLIND:
                 slot = a - RESERVE
-                i = find(acts, count, BUY + slot)
+                i = at[slot]
                 missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
                 reached = score + w[W_RESERVE] * value[i] / (missing + 1)
                 score = reached if missing <= w[W_REACH] else score  # a select
                 score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, rivals)
         elif a < PASS:
-            i = find(acts, count, a)
-            gems, paid_gold = spent(S, cards, base, ids[i])
-            score += w[W_POINTS] * cards[ids[i], L.K_POINTS]
-            score += colour_value[cards[ids[i], L.K_BONUS]]
+            card = ids[at[a - BUY]]
+            score += w[W_POINTS] * cards[card, L.K_POINTS]
+            score += colour_value[cards[card, L.K_BONUS]]
+            gems, paid_gold = spent(S, cards, base, card)
             score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
             if a < BUY_RESERVED:
                 score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied, rivals)
         out[j] = score
+        better = score > top_score or j == 0
+        top = j if better else top
+        top_score = score if better else top_score
+    return top

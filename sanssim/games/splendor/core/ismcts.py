@@ -22,7 +22,7 @@ from sanssim.games.splendor.core.lookahead import (
     determinize_work,
     ranked,
 )
-from sanssim.games.splendor.core.position import best, new_work
+from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
 from sanssim.games.splendor.record import RECORD_WIDTH
@@ -67,8 +67,8 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     if uniform:
         action = world[L.LEGAL + int(rng.random(g) * world[L.H_N_LEGAL])]
     else:
-        heuristic_scores(world, ctx[0], ctx[1], ctx[2], ROLLOUT_PARAMS, ctx[4], ctx[5])
-        action = best(world, ctx[4])
+        top = heuristic_scores(world, ctx[0], ctx[1], ctx[2], ROLLOUT_PARAMS, ctx[4], ctx[5])
+        action = world[L.LEGAL + top]
     apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
 
 

@@ -14,7 +14,6 @@ from sanssim.compiled.ismcts import best_first
 from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
-from sanssim.games.splendor.core.position import best
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, inline, jit, seat
 from sanssim.games.splendor.record import RECORD_WIDTH
@@ -79,8 +78,8 @@ def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
         if uniform:
             action = S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
         else:
-            heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
-            action = best(S, scores)
+            top = heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
+            action = S[L.LEGAL + top]
         apply(S, cfg, cards, nobles, log, action)
 
 

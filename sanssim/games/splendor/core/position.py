@@ -1,6 +1,7 @@
 """What a compiled strategy needs about the deciding seat (`strategies._Position`): the
-cards it could buy, display first and then its reservations, with the action that buys
-each and the gems each is short of after bonuses and tokens (and their sum, `SHORT_SUM`)."""
+cards it could buy, display first and then its reservations, where the card each buy
+action buys sits in those lists, and the gems each is short of after bonuses and tokens
+(and their sum, `SHORT_SUM`)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ jit = nb.njit(cache=True)
 
 
 # a strategy's scratch arrays (`new_work`), allocated once a chunk, not once a decision:
-# the position's buy actions, cards and shorts, then floats and each seat's packed
-# holdings (see `heuristic`)
+# where each buy action's card sits (by `action - BUY`), the cards and shorts, then floats
+# and each seat's packed holdings (see `heuristic`)
 FLOATS = 80
 
 
@@ -38,18 +39,19 @@ def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 @jit
 def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
-    """How many cards the seat at `base` could buy; in `work`, each one's buy action, card
-    and gems short by colour."""
-    acts, ids, shorts = work[0], work[1], work[2]
+    """How many cards the seat at `base` could buy; in `work`, where the card each buy
+    action buys sits (`at[action - BUY]`, so no search for it), each card and its gems
+    short by colour."""
+    at, ids, shorts = work[0], work[1], work[2]
     count = 0
     for slot in range(N_SLOTS):
         card = S[L.DISPLAY + slot]
+        at[slot] = count
         if card >= 0:
-            acts[count] = BUY + slot
             ids[count] = card
             count += 1
     for i in range(S[base + L.P_N_RESERVED]):
-        acts[count] = BUY_RESERVED + i
+        at[BUY_RESERVED - BUY + i] = count
         ids[count] = S[base + L.P_RESERVED + i]
         count += 1
     have = (
@@ -71,16 +73,6 @@ def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
 
 
 @jit
-def find(acts: np.ndarray, count: int, action: int) -> int:
-    """Where the card `action` buys is in the position's lists: at most at `action - BUY`
-    (the lists skip empty slots only), so searched from there down."""
-    for i in range(min(count - 1, action - BUY), -1, -1):
-        if acts[i] == action:
-            return i
-    return -1
-
-
-@jit
 def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, int]:
     """Gem tokens and gold the fewest-gold payment for `card` uses."""
     gems = 0
@@ -93,10 +85,16 @@ def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, 
 
 
 @jit
-def best(S: np.ndarray, scores: np.ndarray) -> int:
-    """The first legal choice of the highest score."""
+def first_best(scores: np.ndarray, n: int) -> int:
+    """Where the first of the highest of `scores[:n]` is."""
     top = 0
-    for j in range(1, S[L.H_N_LEGAL]):
+    for j in range(1, n):
         if scores[j] > scores[top]:
             top = j
-    return S[L.LEGAL + top]
+    return top
+
+
+@jit
+def best(S: np.ndarray, scores: np.ndarray) -> int:
+    """The first legal choice of the highest score."""
+    return S[L.LEGAL + first_best(scores, S[L.H_N_LEGAL])]

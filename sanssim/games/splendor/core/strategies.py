@@ -33,7 +33,6 @@ from sanssim.games.splendor.core.position import (
     SHORT_SUM,
     TAKE_GAINS,
     best,
-    find,
     position,
     spent,
 )
@@ -66,7 +65,7 @@ def greedy_scores(
     base = seat(p)
     n_legal = S[L.H_N_LEGAL]
     count = position(S, cards, base, work)
-    acts, pos_cards, shorts = work[0], work[1], work[2]
+    at, pos_cards, shorts = work[0], work[1], work[2]
     phase = S[L.H_PHASE]
     if count == 0 and phase != NOBLE_CHOICE:
         return False
@@ -75,7 +74,7 @@ def greedy_scores(
         for j in range(n_legal):
             a = S[L.LEGAL + j]
             if a >= BUY and a < PASS:
-                i = find(acts, count, a)
+                i = at[a - BUY]
                 gems, gold = spent(S, cards, base, pos_cards[i])
                 score = 100.0 + 10.0 * cards[pos_cards[i], L.K_POINTS]
                 out[j] = score + -0.01 * (gems + gold)
@@ -174,6 +173,5 @@ def choose_simple(
     if kind == GREEDY:
         if not greedy_scores(S, cfg, cards, scores, work):
             return FAILED
-    else:
-        heuristic_scores(S, cfg, cards, nobles, params, scores, work)
-    return best(S, scores)
+        return best(S, scores)
+    return S[L.LEGAL + heuristic_scores(S, cfg, cards, nobles, params, scores, work)]
