@@ -81,9 +81,10 @@ def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
 
 @step
 def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
-    """The TAKE decision's legal choices (a single one is applied by `settle`): each card's
-    slots, its kind picked by selects, and every slot written, the next entry advanced
-    past the slots it may take (branch-free, the same list)."""
+    """The TAKE decision's legal choices (a dealt game's single one is applied by
+    `play_simple`, a later one by the rules): each card's slots, its kind picked by
+    selects, and every slot written, the next entry advanced past the slots it may take
+    (branch-free, the same list)."""
     p = st[CURRENT]
     hand_len = st[HAND_LEN + p]
     if st[RECORD]:  # the turn's record starts blank, with the hand and display it saw

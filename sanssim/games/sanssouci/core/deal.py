@@ -60,7 +60,7 @@ from sanssim.games.sanssouci.garden import FULL
 @kernel
 def deal(st: np.ndarray, gp: np.ndarray, g: np.ndarray, record: bool) -> None:
     """A new game in `st` as `State(game, seed, record)` deals it, `g` its rng, seeded
-    from `seed`. The first decision may be forced: `settle` it before asking a strategy.
+    from `seed`. The first decision may be forced: `play_simple` applies it unasked.
     A kernel, so that its views of `st` cost nothing; the legal choices' room, written
     last, is the boards' sampling pool."""
     st[:] = 0

@@ -15,7 +15,7 @@ import numpy as np
 from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
 from sanssim.compiled.kernel import kernel
-from sanssim.games.sanssouci.actions import END
+from sanssim.games.sanssouci.actions import END, TAKE
 from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.heuristic import work_array
@@ -24,13 +24,14 @@ from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
     G_N_TILES,
+    LEGAL,
     LEGAL_LEN,
     PHASE,
     RECORD_WIDTH,
     SUPPLY,
 )
 from sanssim.games.sanssouci.core.lookahead import lookahead
-from sanssim.games.sanssouci.core.rules import apply, apply_step, settle
+from sanssim.games.sanssouci.core.rules import apply, apply_step
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, score_game
 from sanssim.games.sanssouci.core.strategies import (
     ISMCTS,
@@ -88,14 +89,17 @@ def play_simple(
     p's next `random()` (`draw_ahead`)."""
     while st[PHASE] != END:
         p = st[CURRENT]
-        if kinds[p] == RANDOM:
+        if st[PHASE] == TAKE and st[LEGAL_LEN] == 1:  # only a dealt game's first take: the
+            action = st[LEGAL]  # rules play every later forced take and placement themselves
+        elif kinds[p] == RANDOM:
             action = random_pick(st, ahead[p])
             ahead[p] = mt.random(gens[base + 1 + p])
+            picked = record_choice(action, record, pos, picks, picked)
         elif kinds[p] < LOOKAHEAD:
             action = choose_simple(st, gp, kinds[p], w[p], gens[base + 1 + p], work)
+            picked = record_choice(action, record, pos, picks, picked)
         else:
             break
-        picked = record_choice(action, record, pos, picks, picked)
         apply_step(st, gp, gens[base], action, log, pos)
     return picked
 
@@ -156,19 +160,19 @@ def play_games(
             seeding.seed_games(streams, seeds, k, gens)
         g = gens[base]
         deal(st, gp, g, record)
-        settle(st, gp, g, log, pos)
         draw_ahead(gens, base, kinds, ahead)
         picked = play_simple(
             st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
         )
-        while st[PHASE] != END:  # a searching seat's decision
-            p = st[CURRENT]
-            action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
-            picked = record_choice(action, record, pos, picks, picked)
-            apply(st, gp, g, action, log, pos)
-            picked = play_simple(
-                st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
-            )
+        if searching is not None:  # else play_simple played the whole game: numba prunes
+            while st[PHASE] != END:  # this loop, and a simple chunk compiles no `apply`
+                p = st[CURRENT]
+                action = choose(st, gp, kinds[p], w[p], gens[base + 1 + p], work, searching)
+                picked = record_choice(action, record, pos, picks, picked)
+                apply(st, gp, g, action, log, pos)
+                picked = play_simple(
+                    st, gp, gens, base, kinds, w, record, log, pos, picks, picked, work, ahead
+                )
         score_game(st, gp, scores)
         for p in range(n):
             for i in range(RESULT_WIDTH):

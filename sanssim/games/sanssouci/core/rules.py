@@ -308,7 +308,8 @@ def apply_step(
     """Apply a legal choice, then any forced follow-ups (engine.State.apply_action): a
     finished turn is ended, and a take or placement with a single choice is applied, until
     a decision with two or more choices, or the end. Each step has one copy here; `apply`
-    calls it, and the loop that plays a simple seats' game inlines it."""
+    calls it, and the loop that plays a simple seats' game inlines it (and plays a dealt
+    game's forced first take)."""
     while True:
         phase = st[PHASE]
         if phase == TAKE or phase == PLACE:  # noqa: SIM109 - two compares, no tuple
@@ -348,10 +349,3 @@ def apply(
 ) -> None:
     """`apply_step`, called: a search applies choices from many places."""
     apply_step(st, gp, g, action, log, pos)
-
-
-@kernel
-def settle(st: np.ndarray, gp: np.ndarray, g: np.ndarray, log: np.ndarray, pos: np.ndarray):
-    """Apply a dealt game's forced first take, if it is one (`apply` does the rest)."""
-    if st[PHASE] == TAKE and st[LEGAL_LEN] == 1:
-        apply(st, gp, g, st[LEGAL], log, pos)
