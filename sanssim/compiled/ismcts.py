@@ -212,7 +212,7 @@ def searcher(
         width = np.int64(p[I_WIDTH])
         c = p[I_C]
         cut = np.int64(p[I_DEPTH])
-        node = 0
+        node = np.int64(0)  # not the literal 0: `step` would compile for it too
         path[0] = 0
         depth = 1
         while not over(world):
@@ -270,7 +270,7 @@ def searcher(
         best = 0
         best_score = -np.inf
         for i in range(legal.shape[0]):
-            at = child(nodes, 0, legal[i])
+            at = child(nodes, np.int64(0), legal[i])
             visits[i] = nodes[at, VISITS] if at >= 0 else 0
             means[i] = totals[at, seat] / visits[i] if visits[i] else 0.0
             if visits[i] + means[i] > best_score:

@@ -8,8 +8,9 @@ text `derive_seed` hashes, and the generators of a block of games are seeded tog
 
 A core describes its streams once per chunk (`stream_table`), makes one block of
 generators (`new_block`) and, every `BLOCK_GAMES` games, seeds the next block's streams
-(`seed_games`): game i of a block draws stream s from `gens[i * streams + s]`. The hash
-is kernels (`sanssim.compiled.kernel`): it runs once per stream and game.
+(`seed_games`): game i of a block draws stream s from `gens[i * streams + s]`. A
+stream's parts are short (`stream_table` insists that any game seed's text and theirs
+fit one BLAKE2b block), so each seed is one compression, HASH_LANES games side by side.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ _SIGMA = (
 _BLOCK = 128
 _DIGEST = 8  # bytes: derive_seed's digest_size
 _WIDEST_INT = 20  # characters of the longest int64 in decimal, its sign included
+_LONGEST_PARTS = _BLOCK - _WIDEST_INT  # a stream's text always fits one block
 
 
 def stream_table(streams: Sequence[tuple[int | str, ...] | int]) -> np.ndarray:
@@ -70,6 +72,11 @@ def stream_table(streams: Sequence[tuple[int | str, ...] | int]) -> np.ndarray:
         for s in streams
     ]
     longest = max([len(t) for t in texts if not isinstance(t, int)], default=0)
+    if longest > _LONGEST_PARTS:
+        raise ValueError(
+            f"a stream's parts take {longest} bytes; a compiled core's take at most"
+            f" {_LONGEST_PARTS} (one BLAKE2b block with the longest game seed)"
+        )
     table = np.zeros((len(streams), 1 + longest), dtype=np.int64)
     for row, text in enumerate(texts):
         if isinstance(text, int):
@@ -89,52 +96,44 @@ HASH_LANES = 8  # texts hashed side by side, one 64-bit word of each in a vector
 
 
 @intrinsic
-def _compress(typingctx, h, m, count, last):
-    """BLAKE2b's compression of one 16-word block `m` into `h` (RFC 7693, F), its twelve
-    rounds written out: every word in a register and every message index a constant,
-    where numba's loop would read the schedule and the words from memory at each step.
-    With 2-d `h` (HASH_LANES, 8) and `m` (HASH_LANES, 16) and an array of counts, it
-    compresses HASH_LANES blocks at once, each word a vector of their words (`last` is
-    then every lane's)."""
-    if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in (h, m)):
+def _compress(typingctx, h, m, counts):
+    """BLAKE2b's compression of the last 16-word block `m` into `h` (RFC 7693, F), its
+    twelve rounds written out: every word in a register and every message index a
+    constant, where numba's loop would read the schedule and the words from memory at each
+    step. It compresses HASH_LANES blocks at once, each word a vector of their words: `h`
+    is (HASH_LANES, 8), `m` (HASH_LANES, 16), `counts` each lane's bytes."""
+    arrays = (h, m, counts)
+    if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in arrays):
         return None
-    lanes = HASH_LANES if h.ndim == 2 else 0
-    if m.ndim != h.ndim or (lanes and not isinstance(count, types.Array)):
+    if (h.ndim, m.ndim, counts.ndim) != (2, 2, 1):
         return None
 
     def codegen(context, builder, signature, args):
         scalar = ir.IntType(64)
-        word = ir.VectorType(scalar, lanes) if lanes else scalar
-        kinds = signature.args[: 3 if lanes else 2]
-        arrays = [
-            context.make_array(a)(context, builder, v)
-            for a, v in zip(kinds, args[: len(kinds)], strict=True)
-        ]
+        word = ir.VectorType(scalar, HASH_LANES)
+        kinds = signature.args
+        pairs = zip(kinds, args, strict=True)
+        made = [context.make_array(a)(context, builder, v) for a, v in pairs]
 
         def pointer(k, *place):
             index = [context.get_constant(types.intp, x) for x in place]
-            return cgutils.get_item_pointer(context, builder, kinds[k], arrays[k], index)
+            return cgutils.get_item_pointer(context, builder, kinds[k], made[k], index)
 
-        def load(k, i):  # word i of array k (a lane's count: of the counts), every lane
-            if not lanes:
-                return builder.load(pointer(k, i))
+        def load(k, i):  # word i of array k (of the counts: the count), every lane
             v = ir.Constant(word, ir.Undefined)
-            for lane in range(lanes):
+            for lane in range(HASH_LANES):
                 x = builder.load(pointer(k, lane, i) if kinds[k].ndim == 2 else pointer(k, lane))
-                x = context.cast(builder, x, kinds[k].dtype, types.uint64)
                 v = builder.insert_element(v, x, ir.IntType(32)(lane))
             return v
 
         def store(value, i):  # into word i of `h`, every lane
-            if not lanes:
-                builder.store(value, pointer(0, i))
-            for lane in range(lanes):
+            for lane in range(HASH_LANES):
                 x = builder.extract_element(value, ir.IntType(32)(lane))
                 builder.store(x, pointer(0, lane, i))
 
         def constant(x):  # an unsigned 64-bit word as LLVM reads it: two's complement
             c = int(x) - (1 << 64) if int(x) >> 63 else int(x)
-            return ir.Constant(word, [scalar(c)] * lanes) if lanes else scalar(c)
+            return ir.Constant(word, [scalar(c)] * HASH_LANES)
 
         def rotr(x, n):
             return builder.or_(builder.lshr(x, constant(n)), builder.shl(x, constant(64 - n)))
@@ -142,10 +141,8 @@ def _compress(typingctx, h, m, count, last):
         hs = [load(0, i) for i in range(8)]
         ms = [load(1, i) for i in range(16)]
         v = hs + [constant(x) for x in _IV]
-        counted = load(2, 0) if lanes else context.cast(builder, args[2], count, types.uint64)
-        v[12] = builder.xor(v[12], counted)
-        final = context.cast(builder, args[3], last, types.boolean)
-        v[14] = builder.select(final, constant(~_IV[6]), v[14])
+        v[12] = builder.xor(v[12], load(2, 0))
+        v[14] = constant(~_IV[6])  # the last block's flag: the only block
         for r in range(12):
             s = _SIGMA[r % 10]
             for k, (a, b, c, d) in enumerate(_G):  # G in two halves, a message word each
@@ -158,46 +155,7 @@ def _compress(typingctx, h, m, count, last):
             store(builder.xor(hs[i], builder.xor(v[i], v[i + 8])), i)
         return context.get_dummy_value()
 
-    return types.none(h, m, count, last), codegen
-
-
-@kernel
-def blake2b64(text: np.ndarray, length: int, words: np.ndarray) -> np.uint64:
-    """`hashlib.blake2b(text[:length], digest_size=8)`'s digest as a big-endian integer;
-    `words` is scratch of 24 (the hash state, then a block)."""
-    h, m = words[:8], words[8:24]
-    _start(h)
-    done = 0
-    while True:
-        size = min(_BLOCK, length - done)
-        last = done + size == length
-        for w in range(16):  # little-endian words, each built in a register
-            x = np.uint64(0)
-            for i in range(max(0, min(8, size - 8 * w))):
-                x |= np.uint64(text[done + 8 * w + i]) << np.uint64(8 * i)
-            m[w] = x
-        _compress(h, m, done + size, last)
-        done += size
-        if last:
-            break
-    return _digest(h[0])
-
-
-@kernel
-def _start(h: np.ndarray) -> None:
-    """BLAKE2b's starting state for an unkeyed digest of `_DIGEST` bytes."""
-    for i in range(8):
-        h[i] = _IV[i]
-    h[0] ^= np.uint64(0x01010000 | _DIGEST)
-
-
-@kernel
-def _digest(first: np.uint64) -> np.uint64:
-    """The digest as a big-endian integer: the first 8 little-endian bytes of h[0]."""
-    out = np.uint64(0)
-    for i in range(_DIGEST):
-        out = (out << np.uint64(8)) | ((first >> np.uint64(8 * i)) & np.uint64(0xFF))
-    return out
+    return types.none(h, m, counts), codegen
 
 
 @kernel
@@ -219,61 +177,35 @@ def _write_int(value: np.int64, text: np.ndarray) -> int:
     return length
 
 
-@nb.njit(cache=True)
-def scratch(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`derive`'s scratch for the streams of `table`: its text, blake2b's words."""
-    return np.empty(_WIDEST_INT + table.shape[1], np.uint8), np.empty(24, np.uint64)
-
-
 @kernel
-def derive(
-    seed: np.int64, table: np.ndarray, row: int, text: np.ndarray, words: np.ndarray
-) -> np.int64:
-    """`derive_seed(seed, *parts)` for the parts of `table[row]` (`stream_table`), in
-    `scratch(table)`."""
-    return _derive_after(_write_int(seed, text), table, row, text, words)
-
-
-@kernel
-def _derive_after(
-    length: int, table: np.ndarray, row: int, text: np.ndarray, words: np.ndarray
-) -> np.int64:
-    """`derive`, the seed's text already the first `length` bytes of `text` (a game's
-    streams share it)."""
-    for i in range(table[row, 0]):
-        text[length + i] = table[row, 1 + i]
-    length += table[row, 0]
-    return _seed_of(blake2b64(text, length, words))
-
-
-@kernel
-def _seed_of(digest: np.uint64) -> np.int64:
-    """`derive_seed`'s seed of a digest: its top SEED_BITS bits."""
-    return np.int64(digest >> np.uint64(64 - SEED_BITS))
-
-
-@kernel
-def _derive_lanes(table, row: int, texts, lengths, first: int, lanes, out) -> None:
-    """`_derive_after` for the HASH_LANES games from `first` side by side (the last of
-    `lengths`' games repeated past the end), when their texts fit one block: game i's
-    seed text is `texts[i, : lengths[i]]`, its seed goes to `out[i]`. `lanes` is
-    scratch: hash states, blocks, then lengths (`_compress`'s lanes)."""
+def _derive(table, row: int, texts, lengths, lanes, out) -> None:
+    """`derive_seed(game_seed, *parts)` for each game of the block, `parts` as `table[row]`
+    has them: game i's seed text is `texts[i, : lengths[i]]`, its seed goes to `out[i]`.
+    HASH_LANES games side by side (the last game repeated past the end); `lanes` is
+    scratch: hash states, blocks, then byte counts (`_compress`'s lanes)."""
     h, m, counts = lanes[:, :8], lanes[:, 8:24], lanes[:, 24]
     extra = table[row, 0]
     count = lengths.shape[0]
-    for lane in range(HASH_LANES):
-        game = min(first + lane, count - 1)
-        size = lengths[game]
-        for w in range(16):
-            m[lane, w] = 0
-        for i in range(size + extra):  # little-endian words: byte i at bits 8 (i % 8)
-            byte = texts[game, i] if i < size else table[row, 1 + i - size]
-            m[lane, i >> 3] |= np.uint64(byte) << np.uint64(8 * (i & 7))
-        counts[lane] = size + extra
-        _start(h[lane])
-    _compress(h, m, counts, True)
-    for lane in range(min(HASH_LANES, count - first)):
-        out[first + lane] = _seed_of(_digest(h[lane, 0]))
+    for first in range(0, count, HASH_LANES):
+        for lane in range(HASH_LANES):
+            game = min(first + lane, count - 1)
+            size = lengths[game]
+            for w in range(16):
+                m[lane, w] = 0
+            for i in range(size + extra):  # little-endian words: byte i at bits 8 (i % 8)
+                byte = texts[game, i] if i < size else table[row, 1 + i - size]
+                m[lane, i >> 3] |= np.uint64(byte) << np.uint64(8 * (i & 7))
+            counts[lane] = size + extra
+            for i in range(8):  # the starting state of an unkeyed digest of _DIGEST bytes
+                h[lane, i] = _IV[i]
+            h[lane, 0] ^= np.uint64(0x01010000 | _DIGEST)
+        _compress(h, m, counts)
+        for lane in range(min(HASH_LANES, count - first)):
+            digest = np.uint64(0)  # big-endian: the first 8 little-endian bytes of h[0]
+            for i in range(_DIGEST):
+                byte = (h[lane, 0] >> np.uint64(8 * i)) & np.uint64(0xFF)
+                digest = (digest << np.uint64(8)) | byte
+            out[first + lane] = np.int64(digest >> np.uint64(64 - SEED_BITS))
 
 
 @nb.njit(cache=True)
@@ -287,11 +219,9 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
     """Seed the streams of the block of games from `first` (at most BLOCK_GAMES, to the
     end of `game_seeds`): game first + i's stream s is `gens[i * streams + s]`, drawing
     as `random.Random` seeded as `table` says (`stream_table`, `rng.seed_block`); UNUSED
-    streams are left as they are. A stream's seeds are hashed HASH_LANES games side by
-    side when its texts fit one block, else one game at a time."""
+    streams are left as they are."""
     streams = table.shape[0]
     count = min(BLOCK_GAMES, len(game_seeds) - first)
-    text, words = scratch(table)
     texts = np.empty((count, _WIDEST_INT), dtype=np.uint8)
     lengths = np.empty(count, dtype=np.int64)
     for i in range(count):
@@ -299,16 +229,11 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
     lanes = np.empty((HASH_LANES, 25), dtype=np.uint64)
     derived = np.empty((streams, count), dtype=np.int64)
     for s in range(streams):
-        kind = table[s, 0]
-        if kind == GAME_SEED:
-            derived[s] = game_seeds[first : first + count]
-        elif 0 <= kind <= _BLOCK - _WIDEST_INT:
-            for lane in range(0, count, HASH_LANES):
-                _derive_lanes(table, s, texts, lengths, lane, lanes, derived[s])
-        elif kind >= 0:
-            for i in range(count):
-                text[: lengths[i]] = texts[i, : lengths[i]]
-                derived[s, i] = _derive_after(lengths[i], table, s, text, words)
+        if table[s, 0] == GAME_SEED:
+            for i in range(count):  # loops, not slice assignments: those compile a shape
+                derived[s, i] = game_seeds[first + i]  # check and its message, seconds
+        elif table[s, 0] >= 0:
+            _derive(table, s, texts, lengths, lanes, derived[s])
     rows = np.empty(count * streams, dtype=np.int64)
     values = np.empty(count * streams, dtype=np.int64)
     used = 0

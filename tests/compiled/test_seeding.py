@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,43 +16,53 @@ from sanssim.seeding import derive_seed, strategy_parts, strategy_seed
 int64s = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 parts = st.lists(
     st.integers(min_value=-(2**63), max_value=2**63 - 1)
-    | st.text(st.characters(exclude_categories=("Cs",))),
+    | st.text(st.characters(exclude_categories=("Cs",)), max_size=30),
     max_size=4,
-)
+).filter(lambda rest: len(_text(rest)) <= LONGEST)
 EDGES = [0, 1, 9, 10, 99, 100, -1, -9, -10, 2**62, 2**63 - 1, -(2**63), -(2**63) + 1]
+LONGEST = 108  # bytes of a stream's parts: with the longest game seed, one BLAKE2b block
 
 
-def _derived(seed: int, *rest: int | str) -> int:
+def _text(rest: list[int | str] | tuple[int | str, ...]) -> bytes:
+    return "".join("," + str(part) for part in rest).encode()
+
+
+def _derived(seed: int, *rest: int | str) -> list[int]:
+    """The first draws of the stream `seed_games` seeds for `rest` in the game of `seed`."""
     table = seeding.stream_table([tuple(rest)])
-    return int(seeding.derive(seed, table, 0, *seeding.scratch(table)))
+    gens = seeding.new_block(table)
+    seeding.seed_games(table, np.array([seed], dtype=np.int64), 0, gens)
+    return _draws(gens[0], 8)
 
 
-@given(st.binary(max_size=400))
-@settings(max_examples=300, deadline=None)
-def test_blake2b_is_hashlibs(data: bytes) -> None:
-    text = np.frombuffer(data + b"\0", dtype=np.uint8)
-    want = int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
-    assert int(seeding.blake2b64(text, len(data), np.empty(24, np.uint64))) == want
-
-
-def test_blake2b_at_block_boundaries() -> None:
-    for length in (0, 1, 127, 128, 129, 255, 256, 257, 1000):
-        data = bytes(random.Random(length).getrandbits(8) for _ in range(length))
-        text = np.frombuffer(data + b"\0", dtype=np.uint8)
-        want = int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
-        assert int(seeding.blake2b64(text, length, np.empty(24, np.uint64))) == want
+def _wanted(seed: int, *rest: int | str) -> list[int]:
+    py = random.Random(derive_seed(seed, *rest))
+    return [py.getrandbits(32) for _ in range(8)]
 
 
 @given(int64s, parts)
 @settings(max_examples=300, deadline=None)
 def test_derive_is_derive_seed(seed: int, rest: list[int | str]) -> None:
-    assert _derived(seed, *rest) == derive_seed(seed, *rest)
+    assert _derived(seed, *rest) == _wanted(seed, *rest)
 
 
 def test_derive_at_the_edges_of_int64() -> None:
     for seed in EDGES:
-        for rest in [(), (0, 1), (3, 1), ("bag",), ("deck1",), ("nobles",), ("é" * 70, -5)]:
-            assert _derived(seed, *rest) == derive_seed(seed, *rest), (seed, rest)
+        for rest in [(), (0, 1), (3, 1), ("bag",), ("deck1",), ("nobles",), ("é" * 40, -5)]:
+            assert _derived(seed, *rest) == _wanted(seed, *rest), (seed, rest)
+
+
+def test_derive_fills_a_block_to_its_last_byte() -> None:
+    """The longest game seed and the longest parts: 128 bytes, the whole block."""
+    rest = ("x" * (LONGEST - 1),)
+    assert len(str(-(2**63))) + len(_text(rest)) == 128
+    for seed in (-(2**63), 0, 2**63 - 1):
+        assert _derived(seed, *rest) == _wanted(seed, *rest)
+
+
+def test_parts_longer_than_a_block_are_refused() -> None:
+    with pytest.raises(ValueError, match="at most 108"):
+        seeding.stream_table([("x" * LONGEST,)])
 
 
 def _draws(g: np.ndarray, count: int = 700) -> list[int]:

@@ -97,7 +97,7 @@ def determinize(
         for i in range(left):
             world[deck + i] = pool[held + i]
     unknown = np.empty(N_SYMBOLS - 2, dtype=np.int64)
-    k = 0
+    k = np.int64(0)  # not the literal 0: `shuffle` would compile for it too
     for m in range(N_SYMBOLS):
         if m != world[MISSIONS + 2 * me] and m != world[MISSIONS + 2 * me + 1]:
             unknown[k] = m

@@ -150,7 +150,7 @@ def play_games(
     st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
     gens = seeding.new_block(streams)
     pos = np.zeros(1, dtype=np.int64)
-    picked = 0
+    picked = np.int64(0)  # not the literal 0: play_simple would compile twice
     work = work_array()
     scores = np.zeros((n, RESULT_WIDTH), dtype=np.int64)  # `score_game`'s rows, then copied
     ahead = np.zeros(n)
