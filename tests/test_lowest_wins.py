@@ -19,8 +19,8 @@ from sanssim.cli import main
 from sanssim.games import get_game
 from sanssim.runformat import MANIFEST, TUNE
 from sanssim.runner import tuning
-from sanssim.runner.batch import read_json
 from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.files import read_json
 
 NOTHANKS = ["--game", "nothanks", "--players", "3", "-s", "heuristic", "--seed", "4"]
 

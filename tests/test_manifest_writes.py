@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from sanssim.games import get_game
-from sanssim.runner.batch import unchanging_texts, write_json
 from sanssim.runner.config import build_config
 from sanssim.runner.executor import LocalExecutor, default_workers
+from sanssim.runner.files import unchanging_texts, write_json
 from tests.test_integrity import small_run
 
 

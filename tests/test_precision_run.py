@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from sanssim.cli import main
 from sanssim.runformat import MANIFEST
-from sanssim.runner.batch import read_json, write_json
+from sanssim.runner.files import read_json, write_json
 
 BASE = ["--game", "seikatsu", "--players", "2", "-s", "random", "--games", "3200", "--seed", "9"]
 

@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from sanssim.cli import main
 from sanssim.runformat import MANIFEST, TUNE
-from sanssim.runner.batch import read_json, write_json
 from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.files import read_json, write_json
 from sanssim.runner.ray_executor import MAX_RETRIES, RayExecutor
 
 REPO = Path(__file__).resolve().parent.parent

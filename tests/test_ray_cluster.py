@@ -15,8 +15,8 @@ import pytest
 
 from sanssim.runformat import MANIFEST
 from sanssim.runner import batch
-from sanssim.runner.batch import read_json
 from sanssim.runner.executor import default_workers
+from sanssim.runner.files import read_json
 from tests.test_ray import assert_same_run, run, sanssim
 
 NODES = 3  # of one CPU each: more CPUs than this machine's cores when it has 2

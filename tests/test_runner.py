@@ -18,7 +18,7 @@ from sanssim.games.sanssouci import SYMBOLS, Components
 from sanssim.games.sanssouci.plugin import GAME
 from sanssim.runformat import MANIFEST
 from sanssim.runner import run as run_module
-from sanssim.runner.batch import chunks, read_json, write_json
+from sanssim.runner.batch import chunks
 from sanssim.runner.config import (
     DEFAULT_STRATEGY,
     Arm,
@@ -28,6 +28,7 @@ from sanssim.runner.config import (
     sweep,
 )
 from sanssim.runner.executor import LocalExecutor
+from sanssim.runner.files import read_json, write_json
 from sanssim.runner.play import game_seed, play_game
 from sanssim.runner.run import execute, in_driver, plan, summary
 from sanssim.strategies import resolve

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from sanssim.cli import main
 from sanssim.runformat import MANIFEST
 from sanssim.runner import run as run_module
-from sanssim.runner.batch import read_json, write_json
+from sanssim.runner.files import read_json, write_json
 
 GAMES = [
     ("seikatsu", ["--tournament"]),

@@ -215,7 +215,7 @@ def _said_untimed(run_plan: Plan, given: float | None) -> None:
     """A decision timeout given for games the compiled engine played cannot apply there (a
     Python timer cannot interrupt compiled code): said in one line, not silently ignored."""
     from sanssim.compiled import COMPILED
-    from sanssim.runner.batch import read_json
+    from sanssim.runner.files import read_json
 
     untimed = [
         arm.name or str(run_dir)
@@ -370,7 +370,7 @@ def print_summary(run_plan: Plan, outcomes: list[Outcome], seconds: float, worke
 
 def _print_precision(run_plan: Plan) -> None:
     """Each target's achieved half-width, and the games the run took to reach it."""
-    from sanssim.runner.batch import read_json
+    from sanssim.runner.files import read_json
     from sanssim.runner.precision import achieved_text
 
     recorded = read_json(run_plan.dirs[0] / MANIFEST).get("precision", {})

@@ -8,8 +8,6 @@ moment is a valid run of the parts it lists and `resume` plays only the rest.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import os
 import re
@@ -37,11 +35,10 @@ from sanssim.runformat import (
 )
 from sanssim.runner.config import RunError
 from sanssim.runner.executor import Executor
+from sanssim.runner.files import now, read_json, unchanging_texts, write_atomic, write_json
 from sanssim.runner.pool import ChunkKills, WorkerLost
 
 MAX_CHUNK = 1000
-# Manifest fields that playing never changes (their text is encoded once per `run_batch`).
-UNCHANGING = ("config", "components")
 CHUNKS_PER_WORKER = 4
 PART_FILE = re.compile(r"part-\d{5,}\.parquet")
 
@@ -82,65 +79,6 @@ class Outcome:
     failed: int  # failed games in the run so far
     seconds: float
     replayed: tuple[str, ...] = ()  # listed parts found missing or damaged, played again
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Readers see either no file or the whole file, never a partial one."""
-    temp = path.with_name(f".{path.name}{TEMP_MARK}{os.getpid()}")
-    try:
-        temp.write_bytes(data)
-        os.replace(temp, path)
-    except BaseException:  # a full disk or an interrupt: leave no half-written file
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
-        raise
-
-
-def write_json(path: Path, data: dict[str, Any], fixed: Mapping[str, str] | None = None) -> None:
-    """`data` as indented JSON; `fixed`: the `json_value` texts of some of its top-level
-    values, which never change while a run writes its manifest after every part (the
-    component data are most of a manifest's bytes), so are not encoded again."""
-    if not fixed or not data:
-        write_atomic(path, (json.dumps(data, indent=2) + "\n").encode())
-        return
-    items = (
-        f"  {json.dumps(key)}: {fixed[key] if key in fixed else json_value(value)}"
-        for key, value in data.items()
-    )
-    write_atomic(path, ("{\n" + ",\n".join(items) + "\n}\n").encode())
-
-
-def json_value(value: Any) -> str:
-    """A top-level value of `write_json`'s file as `json.dumps(..., indent=2)` writes it
-    there, one level in (JSON strings hold no raw newline)."""
-    return json.dumps(value, indent=2).replace("\n", "\n  ")
-
-
-@functools.lru_cache(maxsize=64)
-def _indented(compact: str) -> str:
-    """`json_value` of the value whose compact JSON is `compact`, remembered by that text."""
-    return json_value(json.loads(compact))
-
-
-def unchanging_texts(manifest: dict[str, Any]) -> dict[str, str]:
-    """`write_json`'s `fixed` for a manifest: the indented texts of its UNCHANGING values,
-    remembered by their compact JSON (which the C encoder writes several times faster),
-    since a tune's many small arms share their component data."""
-    return {key: _indented(json.dumps(manifest[key])) for key in UNCHANGING if key in manifest}
-
-
-def read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RunError(f"cannot read {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise RunError(f"{path} is not a sanssim manifest")
-    return data
 
 
 def chunk_size_for(games: int, workers: int) -> int:

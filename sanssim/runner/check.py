@@ -14,8 +14,8 @@ import polars as pl
 
 from sanssim.rundir import RunDamaged, check_manifest, scan, tables_of, verify
 from sanssim.runformat import ACTIONS, ACTIONS_SINCE, INDEX, MANIFEST, RESULTS, TURNS, part_span
-from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
+from sanssim.runner.files import read_json
 from sanssim.runner.play import GameFailure, game_seed, play_game
 from sanssim.runner.run import config_from
 

@@ -17,8 +17,8 @@ import polars as pl
 
 from sanssim.rundir import digest, parquet_bytes
 from sanssim.runformat import MANIFEST, part_span
-from sanssim.runner.batch import read_json, write_atomic, write_json
 from sanssim.runner.config import Arm, RunError
+from sanssim.runner.files import read_json, write_atomic, write_json
 from sanssim.runner.run import Plan, identity, index_entries, write_index
 
 

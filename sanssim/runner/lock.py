@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sanssim.runformat import LOCK
-from sanssim.runner.batch import clear_dir, now
+from sanssim.runner.batch import clear_dir
 from sanssim.runner.config import RunError
+from sanssim.runner.files import now
 
 
 def _alive(pid: int) -> bool:

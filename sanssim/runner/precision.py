@@ -33,8 +33,8 @@ from sanssim.analysis.quality import manifest_teams, sided
 from sanssim.games import get_game
 from sanssim.rundir import scan
 from sanssim.runformat import MANIFEST, RESULTS
-from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
+from sanssim.runner.files import read_json
 
 SINGLE_ARM = "arm"  # the arm name of a run that is not an experiment
 _TARGET = re.compile(r"^(?:diff:(?P<pair>[^:]+):)?(?P<metric>[A-Za-z0-9_]+)=(?P<hw>.+)$")

@@ -26,14 +26,12 @@ from sanssim.runner.batch import (
     differences,
     games_done,
     init_run,
-    now,
-    read_json,
     resumable,
     run_batch,
-    write_json,
 )
 from sanssim.runner.config import Arm, RunConfig, RunError
 from sanssim.runner.executor import DEFAULT_DECISION_TIMEOUT, Executor
+from sanssim.runner.files import now, read_json, write_json
 from sanssim.runner.job import GameJob
 from sanssim.runner.precision import Precision
 from sanssim.strategies import short_spec

@@ -17,8 +17,8 @@ import polars as pl
 from sanssim.errors import SanssimError
 from sanssim.rundir import scan
 from sanssim.runformat import INDEX, MANIFEST, RESULTS, TURNS
-from sanssim.runner.batch import read_json
 from sanssim.runner.config import RunConfig, RunError
+from sanssim.runner.files import read_json
 from sanssim.runner.play import play_game
 from sanssim.runner.run import config_from
 from sanssim.strategies.base import Strategy

@@ -24,9 +24,10 @@ from sanssim.games import GameType
 from sanssim.games.base import OptionValue
 from sanssim.rundir import scan
 from sanssim.runformat import MANIFEST, RESULTS, TUNE, TURNS
-from sanssim.runner.batch import check_out_dir, now, read_json, write_json
+from sanssim.runner.batch import check_out_dir
 from sanssim.runner.config import Arm, build_config
 from sanssim.runner.executor import Executor
+from sanssim.runner.files import now, read_json, write_json
 from sanssim.runner.run import Plan, execute, identity, index_entries, write_index
 from sanssim.runner.tuning.space import Candidate, Dimension, TunedStrategy, TuneError
 from sanssim.seeding import derive_seed
