@@ -7,13 +7,13 @@ from sanssim.games.seikatsu.components import (
     load_components,
     parse_components,
 )
+from sanssim.games.seikatsu.config import GameConfig
 from sanssim.games.seikatsu.engine import (
     END,
     PHASE_NAMES,
     PLAY,
     Breakdown,
     Game,
-    GameConfig,
     State,
     TurnRecord,
 )

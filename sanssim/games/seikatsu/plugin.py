@@ -9,7 +9,8 @@ from sanssim.errors import ConfigError
 from sanssim.games.base import ComponentData, GameType, Option, OptionValue
 from sanssim.games.seikatsu import log
 from sanssim.games.seikatsu.components import TIE_BREAKS, Components, load_components
-from sanssim.games.seikatsu.engine import Game, GameConfig, State
+from sanssim.games.seikatsu.config import GameConfig
+from sanssim.games.seikatsu.engine import Game, State
 from sanssim.games.seikatsu.render import legend as garden_legend
 from sanssim.games.seikatsu.render import render_garden, render_state
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy

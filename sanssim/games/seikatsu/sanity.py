@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from sanssim.games.seikatsu.engine import Game, GameConfig
+from sanssim.games.seikatsu.config import GameConfig
+from sanssim.games.seikatsu.engine import Game
 
 # (players, tournament): (bird, half-width), (flower, hw), (total, hw) per side; seat 0 (team
 # 0) wins; top total tied. Means over 20,000 uniform random games, 95% intervals, from the

@@ -16,8 +16,9 @@ import statistics
 
 import pytest
 
+from sanssim.games.seikatsu.config import GameConfig
 from sanssim.games.seikatsu.core import SeikatsuCore
-from sanssim.games.seikatsu.engine import Game, GameConfig
+from sanssim.games.seikatsu.engine import Game
 from sanssim.games.seikatsu.sanity import REFERENCE, RandomPlay, figures, random_play
 from sanssim.runner.play import game_seed
 from sanssim.strategies import resolve

@@ -17,6 +17,7 @@ import polars as pl
 from sanssim.compiled import CoreChunk
 from sanssim.compiled.seeding import stream_table
 from sanssim.errors import ConfigError
+from sanssim.games.seikatsu.config import GameConfig
 from sanssim.games.seikatsu.core import frames
 from sanssim.games.seikatsu.core.chunk import play_games
 from sanssim.games.seikatsu.core.engine import LOG_HAND
@@ -34,7 +35,7 @@ from sanssim.games.seikatsu.core.tables import (
     game_table,
     state_array,
 )
-from sanssim.games.seikatsu.engine import BAG_STREAM, Game, GameConfig, State
+from sanssim.games.seikatsu.engine import BAG_STREAM, Game, State
 from sanssim.games.seikatsu.plugin import GAME
 from sanssim.games.seikatsu.strategies import GreedyStrategy, HeuristicStrategy
 from sanssim.seeding import strategy_parts
