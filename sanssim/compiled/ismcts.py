@@ -244,7 +244,7 @@ def searcher(
             for q in range(sides.shape[0]):
                 totals[at, q] += reward[q]
 
-    @nb.njit(cache=True)
+    @nb.njit(cache=True, inline="always")
     def search(ctx, root, legal, g, p, sides, room, visits, means):  # type: ignore[no-untyped-def]
         n = sides.shape[0]
         iterations = max(1, np.int64(p[I_ITERATIONS]))

@@ -112,7 +112,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
 _search = searcher(_determinize, _options, _play, _over, _mover, _roll, _outcome)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def ismcts(
     st: np.ndarray,
     gp: np.ndarray,
