@@ -177,7 +177,7 @@ def _helped(one: float, two: float, pull: float, spread: float,
     return (helped if short > 0 else one), (helped2 if short > 1 else two)
 
 
-@inline
+@jit
 def wants(S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
           work: tuple) -> tuple[int, int]:  # fmt: skip
     """The seat's `position`, colour values, card values and token wants, in `work`;
