@@ -14,9 +14,12 @@ from test_splendor_properties import hidden_variant, mid_game
 from sanssim.compiled import rng
 from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout, seat_arrays
+from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.position import new_work
-from sanssim.games.splendor.core.rules import apply
+from sanssim.games.splendor.core.rollout import ROLLOUT_PARAMS, rollout_choice
+from sanssim.games.splendor.core.rules import apply, apply_unlisted
 from sanssim.games.splendor.core.strategies import choose
+from sanssim.games.splendor.core.turn import UNLISTED
 from sanssim.games.splendor.engine import State
 from sanssim.games.splendor.view import PlayerView
 from sanssim.strategies import resolve
@@ -84,3 +87,33 @@ def test_compiled_choices_are_python_choices_and_ignore_hidden_information(text)
                 if other.legal == state.legal:
                     assert compiled_choice(other, text, seed) == expected
                 state.apply_action(expected)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_rollout_with_unlisted_turns_plays_the_listed_game(n):
+    """`rollout_choice` and `apply_unlisted` (a turn's choices left unlisted where its
+    takes make it a real decision) choose and play what `heuristic_scores` and `apply`
+    do, to the end; only the choice lists differ."""
+    unlisted = 0
+    for seed in range(4):
+        state = mid_game(n, seed)
+        cfg, cards, nobles = layout.tables(state.game)
+        listed = layout.state_array(state)
+        S = listed.copy()
+        work, scores = new_work(), np.empty(layout.MAX_LEGAL, dtype=np.float64)
+        while listed[layout.H_N_LEGAL]:
+            top = heuristic_scores(listed, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
+            action = listed[layout.LEGAL + top]
+            assert rollout_choice(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work) == action
+            apply(listed, cfg, cards, nobles, NO_LOG, action)
+            apply_unlisted(S, cfg, cards, nobles, NO_LOG, action)
+            shown = S.copy()
+            if S[layout.H_N_LEGAL] == UNLISTED:
+                unlisted += 1
+                assert listed[layout.H_N_LEGAL] > 1
+                shown[layout.H_N_LEGAL] = listed[layout.H_N_LEGAL]
+                shown[layout.LEGAL : layout.LEGAL + layout.MAX_LEGAL] = listed[
+                    layout.LEGAL : layout.LEGAL + layout.MAX_LEGAL
+                ]
+            assert canonical(shown, state).tolist() == canonical(listed, state).tolist()
+    assert unlisted > 0

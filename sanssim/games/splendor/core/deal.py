@@ -19,8 +19,8 @@ from sanssim.games.splendor.actions import (
     TAKE_DIFF_GEMS,
 )
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.rules import N_TAKE_SETS, start_turn
 from sanssim.games.splendor.core.state import copy, inline, pop_deck, push, seat
+from sanssim.games.splendor.core.turn import N_TAKE_SETS, start_turn
 
 
 @nb.njit(cache=True)

@@ -30,8 +30,8 @@ from sanssim.games.splendor.core.position import (
     position,
     spent,
 )
-from sanssim.games.splendor.core.rules import affords, holdings
 from sanssim.games.splendor.core.state import inline, jit, seat
+from sanssim.games.splendor.core.turn import affords, holdings
 
 # parameter columns, in `HeuristicStrategy.params` order
 (
@@ -58,7 +58,6 @@ F_WANT = F_VALUE + MAX_CARDS
 F_WANT2 = F_WANT + N_GEMS
 F_DENIED = F_WANT2 + N_GEMS
 F_MISSING = F_DENIED + N_SLOTS  # each noble on the table's pull
-F_PULL = F_MISSING + L.MAX_TABLE  # each card's pull on the tokens it needs
 
 
 @jit
@@ -117,27 +116,33 @@ def _colour_values(
 
 @inline
 def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
-            rivals: np.ndarray) -> float:  # fmt: skip
+            rivals: np.ndarray, guards: int) -> float:  # fmt: skip
     """The points an opponent could take with a display slot's card next turn: the
     card's, if any opponent can afford it (bonuses, tokens, gold for the rest; `rivals`:
-    each seat's `holdings`)."""
+    each seat's `holdings`). An opponent short of nothing keeps every field's guard bit
+    (`guards`) after the subtraction; one with no gold cannot cover being short: most
+    are found so, without summing what they are short of (`affords`)."""
     card = S[L.DISPLAY + slot]
     if card < 0 or not cards[card, L.K_POINTS]:
         return 0.0
     cost = cards[card, L.K_PACKED]
     width = cfg[L.C_WIDTH]
     for q in range(cfg[L.C_N]):
-        if q != p and affords(rivals[q], cost, S[seat(q) + L.P_TOKENS + GOLD], width):
-            return float(cards[card, L.K_POINTS])
+        if q != p:
+            gold = S[seat(q) + L.P_TOKENS + GOLD]
+            if (rivals[q] - cost) & guards == guards or (
+                gold > 0 and affords(rivals[q], cost, gold, width)
+            ):
+                return float(cards[card, L.K_POINTS])
     return 0.0
 
 
 @inline
 def _denied_at(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
-               denied: np.ndarray, rivals: np.ndarray) -> float:  # fmt: skip
+               denied: np.ndarray, rivals: np.ndarray, guards: int) -> float:  # fmt: skip
     """`_denied`, each slot's computed once a call (`denied`: -1 where not yet)."""
     if denied[slot] < 0.0:
-        denied[slot] = _denied(S, cfg, cards, p, slot, rivals)
+        denied[slot] = _denied(S, cfg, cards, p, slot, rivals, guards)
     return denied[slot]
 
 
@@ -161,6 +166,133 @@ def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
         out[j] = score
 
 
+@inline
+def _helped(one: float, two: float, pull: float, spread: float,
+            short: int) -> tuple[float, float]:  # fmt: skip
+    """A colour's wants of one token and of two after a card `short` gems of it: the
+    larger of each and the card's pull, plus its spread, where the card needs that many
+    (selects, not branches: shorts are unpredictable)."""
+    helped = _larger(one, pull) + spread
+    helped2 = _larger(two, pull) + spread
+    return (helped if short > 0 else one), (helped2 if short > 1 else two)
+
+
+@jit
+def wants(S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, base: int,
+          work: tuple) -> tuple[int, int]:  # fmt: skip
+    """The seat's `position`, colour values, card values and token wants, in `work`;
+    how many cards it could buy, and its gold."""
+    count = position(S, cards, base, work)
+    ids, shorts, floats = work[1], work[2], work[3]
+    gold = S[base + L.P_TOKENS + GOLD]
+    colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + N_GEMS]
+    missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
+    _colour_values(S, cards, nobles, w, base, ids, count, missing, colour_value)
+    value = floats[F_VALUE : F_VALUE + MAX_CARDS]
+    # each colour's two wants a register, all ten updated card by card in card order:
+    # ten independent chains of dependent adds, not one colour's after another's
+    one0 = one1 = one2 = one3 = one4 = 0.0
+    two0 = two1 = two2 = two3 = two4 = 0.0
+    for i in range(count):
+        value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
+        missing = max(0, shorts[i, SHORT_SUM] - gold)
+        pull = w[W_PROGRESS] * value[i] / (missing + 1)
+        spread = w[W_SPREAD] * pull
+        one0, two0 = _helped(one0, two0, pull, spread, shorts[i, 0])
+        one1, two1 = _helped(one1, two1, pull, spread, shorts[i, 1])
+        one2, two2 = _helped(one2, two2, pull, spread, shorts[i, 2])
+        one3, two3 = _helped(one3, two3, pull, spread, shorts[i, 3])
+        one4, two4 = _helped(one4, two4, pull, spread, shorts[i, 4])
+    ones = (one0, one1, one2, one3, one4)
+    twos = (two0, two1, two2, two3, two4)
+    for c in range(N_GEMS):
+        floats[F_WANT + c] = ones[c]
+        floats[F_WANT2 + c] = twos[c]
+    return count, gold
+
+
+@inline
+def main_terms(S: np.ndarray, cfg: np.ndarray, w: np.ndarray, p: int, base: int,
+               work: tuple) -> tuple[int, int, float, int]:  # fmt: skip
+    """A main-phase turn's shared terms: the seat's tokens held, its limit, what every
+    reservation scores before its card's terms (summed once), and the guard bits of
+    packed holdings (`_denied`); no denial found yet, each opponent's `holdings`
+    priced."""
+    floats, rivals = work[3], work[4]
+    held = 0
+    for c in range(N_GEMS + 1):
+        held += S[base + L.P_TOKENS + c]
+    limit = cfg[L.C_LIMIT + p]
+    for slot in range(N_SLOTS):
+        floats[F_DENIED + slot] = -1.0
+    width = cfg[L.C_WIDTH]
+    for q in range(cfg[L.C_N]):
+        if q != p:
+            rivals[q] = holdings(S, seat(q), width)
+    guards = 0
+    for c in range(N_GEMS):
+        guards |= 1 << (width * c + width - 1)
+    reserving = 0.0
+    reserving += -w[W_SLOT] * S[base + L.P_N_RESERVED]
+    if S[L.SUPPLY + GOLD]:
+        reserving += w[W_GOLD_GAIN] + _largest(floats[F_WANT : F_WANT + N_GEMS])
+        reserving += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+    return held, limit, reserving, guards
+
+
+@inline
+def take_score(a: int, w: np.ndarray, floats: np.ndarray, held: int, limit: int) -> float:
+    """A take's score: the wants of the tokens it gains, less their overflow."""
+    score = 0.0
+    gains = 0
+    progress = 0.0
+    if a >= TAKE2:
+        c = TAKE_GAINS[a, 0]
+        progress = floats[F_WANT + c] + floats[F_WANT2 + c]
+        gains = 2
+    else:
+        for k in range(3):
+            if TAKE_GAINS[a, k] >= 0:
+                progress += floats[F_WANT + TAKE_GAINS[a, k]]
+                gains += 1
+    score += progress
+    score += -w[W_OVERFLOW] * max(0, held + gains - limit)
+    return score
+
+
+@inline
+def reserve_score(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, w: np.ndarray, p: int,
+                  slot: int, gold: int, reserving: float, guards: int,
+                  work: tuple) -> float:  # fmt: skip
+    """A display reservation's score."""
+    at, shorts, floats = work[0], work[2], work[3]
+    i = at[slot]
+    score = reserving
+    missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
+    reached = score + w[W_RESERVE] * floats[F_VALUE + i] / (missing + 1)
+    score = reached if missing <= w[W_REACH] else score  # a select
+    denied = floats[F_DENIED : F_DENIED + N_SLOTS]
+    score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, work[4], guards)
+    return score
+
+
+@inline
+def buy_score(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, w: np.ndarray, p: int,
+              base: int, card: int, slot: int, guards: int, work: tuple) -> float:  # fmt: skip
+    """A buy's score: the card's points and colour value, less the spending; a display
+    card's (`slot`; -1 for a reserved one) denial."""
+    floats = work[3]
+    score = 0.0
+    score += w[W_POINTS] * cards[card, L.K_POINTS]
+    score += floats[F_COLOUR_VALUE + cards[card, L.K_BONUS]]
+    gems, paid_gold = spent(S, cards, base, card)
+    score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
+    if slot >= 0:
+        denied = floats[F_DENIED : F_DENIED + N_SLOTS]
+        score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, work[4], guards)
+    return score
+
+
 @jit
 def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
                      w: np.ndarray, out: np.ndarray, work: tuple) -> int:  # fmt: skip
@@ -175,32 +307,9 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         _noble_scores(S, cfg, nobles, p, out)
         return first_best(out, S[L.H_N_LEGAL])
     base = seat(p)
-    count = position(S, cards, base, work)
-    at, ids, shorts, floats, rivals = work
+    wants(S, cards, nobles, w, base, work)
+    at, ids, floats = work[0], work[1], work[3]
     gold = S[base + L.P_TOKENS + GOLD]
-    colour_value = floats[F_COLOUR_VALUE : F_COLOUR_VALUE + N_GEMS]
-    missing = floats[F_MISSING : F_MISSING + L.MAX_TABLE]
-    _colour_values(S, cards, nobles, w, base, ids, count, missing, colour_value)
-    value = floats[F_VALUE : F_VALUE + MAX_CARDS]
-    want = floats[F_WANT : F_WANT + N_GEMS]
-    want2 = floats[F_WANT2 : F_WANT2 + N_GEMS]
-    pulls = floats[F_PULL : F_PULL + MAX_CARDS]
-    for i in range(count):
-        value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
-        missing = max(0, shorts[i, SHORT_SUM] - gold)
-        pulls[i] = w[W_PROGRESS] * value[i] / (missing + 1)
-    for c in range(N_GEMS):  # colour by colour, card order within: each want a register
-        one = 0.0
-        two = 0.0
-        for i in range(count):  # selects, not branches: shorts are unpredictable
-            pull = pulls[i]
-            spread = w[W_SPREAD] * pull
-            helped = _larger(one, pull) + spread
-            one = helped if shorts[i, c] > 0 else one
-            helped = _larger(two, pull) + spread
-            two = helped if shorts[i, c] > 1 else two
-        want[c] = one
-        want2[c] = two
     if phase == RETURNING:
         for j in range(S[L.H_N_LEGAL]):
             c = S[L.LEGAL + j] - RETURN
@@ -208,62 +317,26 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
             if c == GOLD:
                 score += -10.0
             else:
-                score += -want[c]
+                score += -floats[F_WANT + c]
                 score += 0.01 * S[base + L.P_TOKENS + c]
             out[j] = score
         return first_best(out, S[L.H_N_LEGAL])
-    held = 0
-    for c in range(N_GEMS + 1):
-        held += S[base + L.P_TOKENS + c]
-    limit = cfg[L.C_LIMIT + p]
-    denied = floats[F_DENIED : F_DENIED + N_SLOTS]
-    for slot in range(N_SLOTS):
-        denied[slot] = -1.0
-    for q in range(cfg[L.C_N]):
-        if q != p:
-            rivals[q] = holdings(S, seat(q), cfg[L.C_WIDTH])
-    # what every reservation scores before its card's terms, summed once
-    reserving = 0.0
-    reserving += -w[W_SLOT] * S[base + L.P_N_RESERVED]
-    if S[L.SUPPLY + GOLD]:
-        reserving += w[W_GOLD_GAIN] + _largest(want)
-        reserving += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+    held, limit, reserving, guards = main_terms(S, cfg, w, p, base, work)
     top = 0
     top_score = 0.0
     for j in range(S[L.H_N_LEGAL]):
         a = S[L.LEGAL + j]
         score = 0.0
         if a < RESERVE:
-            gains = 0
-            progress = 0.0
-            if a >= TAKE2:
-                c = TAKE_GAINS[a, 0]
-                progress = want[c] + want2[c]
-                gains = 2
-            else:
-                for k in range(3):
-                    if TAKE_GAINS[a, k] >= 0:
-                        progress += want[TAKE_GAINS[a, k]]
-                        gains += 1
-            score += progress
-            score += -w[W_OVERFLOW] * max(0, held + gains - limit)
+            score = take_score(a, w, floats, held, limit)
+        elif a < RESERVE_BLIND:
+            score = reserve_score(S, cfg, cards, w, p, a - RESERVE, gold, reserving, guards, work)
         elif a < BUY:
             score = reserving
-            if a < RESERVE_BLIND:
-                slot = a - RESERVE
-                i = at[slot]
-                missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
-                reached = score + w[W_RESERVE] * value[i] / (missing + 1)
-                score = reached if missing <= w[W_REACH] else score  # a select
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, slot, denied, rivals)
+        elif a < BUY_RESERVED:
+            score = buy_score(S, cfg, cards, w, p, base, ids[at[a - BUY]], a - BUY, guards, work)
         elif a < PASS:
-            card = ids[at[a - BUY]]
-            score += w[W_POINTS] * cards[card, L.K_POINTS]
-            score += colour_value[cards[card, L.K_BONUS]]
-            gems, paid_gold = spent(S, cards, base, card)
-            score += -w[W_GEM] * gems - w[W_GOLD] * paid_gold
-            if a < BUY_RESERVED:
-                score += w[W_DENY] * _denied_at(S, cfg, cards, p, a - BUY, denied, rivals)
+            score = buy_score(S, cfg, cards, w, p, base, ids[at[a - BUY]], -1, guards, work)
         out[j] = score
         better = score > top_score or j == 0
         top = j if better else top

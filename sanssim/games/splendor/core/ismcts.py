@@ -13,16 +13,15 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
-from sanssim.compiled.ismcts import PARAMS, searcher
+from sanssim.compiled.ismcts import I_DEPTH, PARAMS, searcher
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.lookahead import (
-    ROLLOUT_PARAMS,
     determinize,
     determinize_work,
     ranked,
 )
 from sanssim.games.splendor.core.position import new_work
+from sanssim.games.splendor.core.rollout import play_on
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
 from sanssim.games.splendor.record import RECORD_WIDTH
@@ -63,13 +62,15 @@ def _mover(world) -> int:  # type: ignore[no-untyped-def]
 
 @jit
 def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
-    """One decision of `lookahead.play_out`."""
+    """One decision of `lookahead.play_out`; with no depth cut (`ctx[9]`), a heuristic
+    rollout's every decision to the end, as the search would go on calling for them
+    (`rollout.play_on`: one call a rollout, not one a decision)."""
     if uniform:
         action = world[L.LEGAL + int(rng.random(g) * world[L.H_N_LEGAL])]
+        apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
     else:
-        top = heuristic_scores(world, ctx[0], ctx[1], ctx[2], ROLLOUT_PARAMS, ctx[4], ctx[5])
-        action = world[L.LEGAL + top]
-    apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
+        decisions = -1 if ctx[9] else 1
+        play_on(world, ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], decisions)
 
 
 @jit
@@ -100,6 +101,7 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
         np.empty(L.MAX_LEGAL, dtype=np.int64),
         hidden,
         pool,
+        params[I_DEPTH] < 1,  # no depth cut: `_roll` plays a rollout to the end
     )
     legal = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
     sides = np.arange(cfg[L.C_N])

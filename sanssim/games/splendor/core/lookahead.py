@@ -14,12 +14,11 @@ from sanssim.compiled.ismcts import best_first
 from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
+from sanssim.games.splendor.core.rollout import ROLLOUT_PARAMS, play_on
 from sanssim.games.splendor.core.rules import apply
 from sanssim.games.splendor.core.state import copy, inline, jit, seat
 from sanssim.games.splendor.record import RECORD_WIDTH
-from sanssim.games.splendor.strategies import HeuristicStrategy
 
-ROLLOUT_PARAMS = np.array([float(p.default) for p in HeuristicStrategy.params])
 W_ROLLOUTS, W_WIDTH = 0, 1
 
 
@@ -73,13 +72,13 @@ def determinize_work(cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
              log: np.ndarray, scores: np.ndarray, work: tuple, g: np.ndarray,
              uniform: bool) -> None:  # fmt: skip
-    """Every seat plays on by the default heuristic, or uniformly at random from `g`."""
+    """Every seat plays on by the default heuristic (`rollout.play_on`), or uniformly at
+    random from `g`."""
+    if not uniform:
+        play_on(S, cfg, cards, nobles, log, scores, work, -1)
+        return
     while S[L.H_N_LEGAL] > 0:
-        if uniform:
-            action = S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
-        else:
-            top = heuristic_scores(S, cfg, cards, nobles, ROLLOUT_PARAMS, scores, work)
-            action = S[L.LEGAL + top]
+        action = S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
         apply(S, cfg, cards, nobles, log, action)
 
 

@@ -11,13 +11,13 @@ import numpy as np
 from sanssim.games.splendor.actions import BUY, BUY_RESERVED, MAX_RESERVED, N_GEMS, N_SLOTS
 from sanssim.games.splendor.config import MAX_PLAYERS
 from sanssim.games.splendor.core import layout as L
+from sanssim.games.splendor.core.state import inline, jit
 from sanssim.games.splendor.strategies import TAKE_GAINS as _GAINS
 
 MAX_CARDS = N_SLOTS + MAX_RESERVED
 SHORT_SUM = N_GEMS  # the column of `shorts` that holds a card's gems short in all
 # colours each take action gains, one entry a token, padded with -1
 TAKE_GAINS = np.array([(*gains, -1, -1)[:3] for gains in _GAINS], dtype=np.int64)
-jit = nb.njit(cache=True)
 
 
 # a strategy's scratch arrays (`new_work`), allocated once a chunk, not once a decision:
@@ -37,7 +37,7 @@ def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
     )
 
 
-@jit
+@inline
 def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
     """How many cards the seat at `base` could buy; in `work`, where the card each buy
     action buys sits (`at[action - BUY]`, so no search for it), each card and its gems

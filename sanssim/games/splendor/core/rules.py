@@ -14,7 +14,6 @@ import numpy as np
 from sanssim.games.splendor.actions import (
     A_BLIND,
     A_BUY,
-    A_PASS,
     A_RESERVE,
     A_TAKE2,
     A_TAKE3,
@@ -30,7 +29,6 @@ from sanssim.games.splendor.actions import (
     MAX_RESERVED,
     N_GEMS,
     N_LEVELS,
-    N_SLOTS,
     NOBLE,
     NOBLE_CHOICE,
     PASS,
@@ -40,17 +38,16 @@ from sanssim.games.splendor.actions import (
     RETURNING,
     SLOTS_PER_LEVEL,
     TAKE2,
-    TAKE2_MIN,
 )
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.state import copy, inline, jit, pop_deck, push, seat
+from sanssim.games.splendor.core.turn import start_turn, start_unlisted
 from sanssim.games.splendor.record import (
     PACK_BITS,
     R_ACTION,
     R_BONUSES,
     R_CARD,
     R_DECK_LEFT,
-    R_DISPLAY,
     R_DRAWN,
     R_NOBLE,
     R_PAYMENT,
@@ -65,94 +62,6 @@ from sanssim.games.splendor.record import (
 )
 
 NEXT_START, NEXT_RETURN, NEXT_NOBLES, NEXT_END_TURN, NEXT_DECIDE = range(5)
-N_TAKE_SETS = len(L.TAKE_MASKS)
-
-
-@jit
-def start_turn(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray) -> None:
-    """A turn's legal choices (`State._start_turn` without its forced follow-up): the
-    takes from a table by the colours in the supply, affordability by one subtraction
-    on packed counts (`holdings`); the count kept in a local, written once."""
-    p = S[L.H_CURRENT]
-    base = seat(p)
-    if S[L.H_RECORD]:
-        for k in range(R_DISPLAY):
-            S[L.RECORD + k] = EMPTY
-        S[L.RECORD + R_ACTION] = A_PASS
-        S[L.RECORD + R_TAKEN] = 0
-        S[L.RECORD + R_PAYMENT] = 0
-        S[L.RECORD + R_RETURNED] = 0
-        for slot in range(N_SLOTS):
-            S[L.RECORD + R_DISPLAY + slot] = S[L.DISPLAY + slot]
-    S[L.H_BOUGHT] = 0
-    S[L.H_PHASE] = MAIN
-    avail = 0
-    big = 0
-    for c in range(N_GEMS):
-        if S[L.SUPPLY + c] > 0:
-            avail |= 1 << c
-        if S[L.SUPPLY + c] >= TAKE2_MIN:
-            big |= 1 << c
-    count = L.TAKES_BY_AVAIL[avail, 0]
-    for k in range(count):
-        S[L.LEGAL + k] = L.TAKES_BY_AVAIL[avail, 1 + k]
-    for c in range(N_GEMS):
-        if big >> c & 1:
-            S[L.LEGAL + count] = TAKE2 + c
-            count += 1
-    held = S[base + L.P_N_RESERVED]
-    if held < MAX_RESERVED:
-        for slot in range(N_SLOTS):
-            if S[L.DISPLAY + slot] >= 0:
-                S[L.LEGAL + count] = RESERVE + slot
-                count += 1
-        for level in range(N_LEVELS):
-            if S[L.H_DECK_LEFT + level] > 0:
-                S[L.LEGAL + count] = RESERVE_BLIND + level
-                count += 1
-    width = cfg[L.C_WIDTH]
-    power = holdings(S, base, width)
-    gold = S[base + L.P_TOKENS + GOLD]
-    for slot in range(N_SLOTS):  # each buy written, and kept by a select when affordable
-        card = S[L.DISPLAY + slot]
-        if card >= 0:
-            S[L.LEGAL + count] = BUY + slot
-            count += 1 if affords(power, cards[card, L.K_PACKED], gold, width) else 0
-    for i in range(held):
-        S[L.LEGAL + count] = BUY_RESERVED + i
-        cost = cards[S[base + L.P_RESERVED + i], L.K_PACKED]
-        count += 1 if affords(power, cost, gold, width) else 0
-    if count == 0:
-        S[L.LEGAL] = PASS
-        count = 1
-    S[L.H_N_LEGAL] = count
-
-
-@jit
-def holdings(S: np.ndarray, base: int, width: int) -> np.int64:
-    """The tokens plus bonuses of each colour of the seat at `base`, packed as `engine`
-    packs them (fields of `width` bits, each capped below its guard bit, which is set),
-    so that affording a card is one subtraction (`affords`)."""
-    guard = np.int64(1) << (width - 1)
-    power = np.int64(0)
-    for c in range(N_GEMS):
-        have = min(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
-        power |= (guard + have) << (width * c)
-    return power
-
-
-@jit
-def affords(power: np.int64, cost: np.int64, gold: int, width: int) -> bool:
-    """Whether packed `holdings` and `gold` pay a packed `cost`: after the subtraction a
-    field below its guard bit is short by the difference, and gold covers the sum (no
-    branch: whether a card is affordable is unpredictable)."""
-    guard = np.int64(1) << (width - 1)
-    field = (guard << 1) - 1
-    x = power - cost
-    short = 0
-    for c in range(N_GEMS):
-        short += max(0, guard - ((x >> (width * c)) & field))
-    return short <= gold
 
 
 @jit
@@ -402,8 +311,10 @@ def advance(
     nobles: np.ndarray,
     log: np.ndarray,
     step: int,
+    listed: bool,
 ) -> None:
-    """Run the forced steps from `step` until a real decision or the end."""
+    """Run the forced steps from `step` until a real decision or the end (a turn's
+    choices left unlisted where `turn.start_unlisted` may, unless `listed`)."""
     while True:
         if step == NEXT_RETURN:
             _ask_return(S)
@@ -419,10 +330,34 @@ def advance(
                 return
             step = NEXT_START
         else:
-            start_turn(S, cfg, cards)
+            if listed:
+                start_turn(S, cfg, cards)
+            else:
+                start_unlisted(S, cfg, cards)
             if S[L.H_N_LEGAL] > 1:
                 return
             step = act(S, cfg, cards, S[L.LEGAL])
+
+
+@inline
+def _apply(
+    S: np.ndarray,
+    cfg: np.ndarray,
+    cards: np.ndarray,
+    nobles: np.ndarray,
+    log: np.ndarray,
+    action: int,
+    listed: bool,
+) -> None:
+    phase = S[L.H_PHASE]
+    if phase == MAIN:
+        step = act(S, cfg, cards, action)
+    elif phase == RETURNING:
+        step = give_back(S, action)
+    else:
+        visit(S, nobles, action - NOBLE)
+        step = NEXT_END_TURN
+    advance(S, cfg, cards, nobles, log, step, listed)
 
 
 @jit
@@ -435,15 +370,21 @@ def apply(
     action: int,
 ) -> None:
     """Apply a legal choice and every forced follow-up (`State.apply_action`)."""
-    phase = S[L.H_PHASE]
-    if phase == MAIN:
-        step = act(S, cfg, cards, action)
-    elif phase == RETURNING:
-        step = give_back(S, action)
-    else:
-        visit(S, nobles, action - NOBLE)
-        step = NEXT_END_TURN
-    advance(S, cfg, cards, nobles, log, step)
+    _apply(S, cfg, cards, nobles, log, action, True)
+
+
+@inline
+def apply_unlisted(
+    S: np.ndarray,
+    cfg: np.ndarray,
+    cards: np.ndarray,
+    nobles: np.ndarray,
+    log: np.ndarray,
+    action: int,
+) -> None:
+    """`apply` in a heuristic rollout: the next turn's choices may be left unlisted
+    (`turn.start_unlisted`), for `rollout.rollout_choice` only."""
+    _apply(S, cfg, cards, nobles, log, action, False)
 
 
 @inline
