@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from sanssim.strategies.base import StrategySpec
 
 AUTO, COMPILED, PYTHON = ENGINES = ("auto", "compiled", "python")
+# A core's strategy families (`Core.family`): what a chunk of simple seats needs (random,
+# greedy, heuristic), and that with the searches (lookahead, ismcts) too.
+SIMPLE, SEARCHING = "simple", "searching"
 
 
 def cache_dir() -> Path:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sanssim.compiled import CoreChunk
+from sanssim.compiled import SEARCHING, SIMPLE, CoreChunk
 from sanssim.games.sanssouci.actions import ROUNDS
 from sanssim.games.sanssouci.engine import Game, State
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
@@ -36,8 +36,6 @@ _KINDS = {
 }
 # the strategies that draw from their stream
 _DRAWING = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
-# the strategy families, each compiled on its own (`core.play.play_games`)
-SIMPLE, SEARCHING = "simple", "searching"
 _SEARCHES = (LookaheadStrategy, IsmctsStrategy)
 
 

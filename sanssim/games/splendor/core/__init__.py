@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from sanssim.compiled import ChunkRefused, CoreChunk
+from sanssim.compiled import SEARCHING, SIMPLE, ChunkRefused, CoreChunk
 from sanssim.compiled.seeding import UNUSED, stream_table
 from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.splendor.actions import END_REASONS, N_GEMS, N_LEVELS
@@ -111,15 +111,19 @@ class SplendorCore:
         return all(spec.cls in kinds and spec.game == "splendor" for spec in specs)
 
     def family(self, specs: Sequence[StrategySpec] | None) -> str:
-        """One play loop for every strategy."""
-        return "all"
+        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`:
+        a run of simple seats then never compiles lookahead and ismcts."""
+        kinds = _kinds()
+        if specs is None or any(kinds[spec.cls] in (LOOKAHEAD, ISMCTS) for spec in specs):
+            return SEARCHING
+        return SIMPLE
 
     def compile(self, family: str) -> None:
         """Compile (or load from numba's cache) by playing one tiny chunk."""
         from sanssim.strategies import resolve
 
         game = Game(GameConfig())
-        names = ("random", "ismcts:iterations=2")
+        names = ("random", "ismcts:iterations=2" if family == SEARCHING else "heuristic")
         specs = [resolve(name, "splendor") for name in names]
         self.play_chunk(game, specs, "compile", list(names), [(0, 1)], True)
 
@@ -146,6 +150,7 @@ class SplendorCore:
             seat_kinds,
             params,
             int(record),
+            True if self.family(specs) == SEARCHING else None,
         )
         failed = [games[i][0] for i in np.flatnonzero(per_game[:, G_END_REASON] == FAILED)]
         if failed:

@@ -116,10 +116,12 @@ def play_games(
     kinds: np.ndarray,
     params: np.ndarray,
     record: int,
+    searching: bool | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play one game per game seed in `seeds`; (seat rows, game rows, turns per game,
     records, choices). A game where a strategy fails stops there: its end reason is
-    FAILED, it logs no turn."""
+    FAILED, it logs no turn. `searching`: None when no seat searches, so that numba
+    prunes the searches' branch and such a chunk compiles, and loads, without them."""
     games = seeds.shape[0]
     n = cfg[C_N]
     S = np.zeros(size, dtype=np.int64)
@@ -149,10 +151,12 @@ def play_games(
         while S[H_N_LEGAL] > 0:
             p = S[H_CURRENT]
             g = gens[base + STREAMS_BEFORE_SEATS + p]
-            if kinds[p] == LOOKAHEAD or kinds[p] == ISMCTS:
-                action = choose(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
-            else:  # a kernel: no reference counts on its arrays
+            if kinds[p] != LOOKAHEAD and kinds[p] != ISMCTS:  # a kernel: no reference counts
                 action = choose_simple(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
+            elif searching is not None:
+                action = choose(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
+            else:  # never: a chunk with a searching seat passes `searching`
+                action = FAILED
             if action == FAILED:
                 break
             if record:
