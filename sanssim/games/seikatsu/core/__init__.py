@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from sanssim.compiled import CoreChunk
+from sanssim.compiled import SEARCHING, SIMPLE, CoreChunk
 from sanssim.compiled.seeding import stream_table
 from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.config import GameConfig
@@ -88,14 +88,18 @@ class SeikatsuCore:
         return all(spec.cls in CODES and _compiled_params(spec) for spec in specs)
 
     def family(self, specs: Sequence[StrategySpec] | None) -> str:
-        """One play loop for every strategy."""
-        return "all"
+        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`:
+        a run of simple seats then never compiles lookahead and ismcts."""
+        if specs is None or any(CODES[spec.cls] in (LOOKAHEAD, ISMCTS) for spec in specs):
+            return SEARCHING
+        return SIMPLE
 
     def compile(self, family: str) -> None:
         game = Game(GameConfig())
         from sanssim.strategies import resolve
 
-        specs = [resolve(name, "seikatsu") for name in ("random", "ismcts:iterations=2")]
+        names = ("random", "ismcts:iterations=2" if family == SEARCHING else "heuristic")
+        specs = [resolve(name, "seikatsu") for name in names]
         self.play_chunk(game, specs, "", [spec.text for spec in specs], [(0, 0)], True)
 
     def play_chunk(
@@ -140,6 +144,7 @@ class SeikatsuCore:
             scores,
             rows,
             ranks,
+            True if self.family(specs) == SEARCHING else None,
         )
         results = frames.result_frame(run_id, game, strategies, pairs, start, scores, rows, ranks)
         if not record:

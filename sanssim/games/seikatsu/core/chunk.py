@@ -25,7 +25,7 @@ from sanssim.games.seikatsu.core.engine import (
     side_ranks,
 )
 from sanssim.games.seikatsu.core.lookahead import choose, decide, float_work, int_work
-from sanssim.games.seikatsu.core.strategies import ISMCTS, RANDOM, choose_random
+from sanssim.games.seikatsu.core.strategies import LOOKAHEAD, RANDOM, choose_random
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
     N_FLOWERS,
@@ -45,13 +45,15 @@ from sanssim.games.seikatsu.core.tables import (
 
 @nb.njit(cache=True)
 def play_games(
-    t, codes, weights, policy, seeds, streams, record: bool, log, start, scores, rows, ranks
-):
+    t, codes, weights, policy, seeds, streams, record: bool, log, start, scores, rows, ranks,
+    searching: bool | None,
+):  # fmt: skip
     """Play one game per game seed in `seeds`, its streams the bag's, then each seat's
     (`streams`, a `seeding.stream_table`). Writes the turn
     log (with `record`), and per game: start tiles, scores (side bird points, side
     totals, own bird points, koi played), each side's row points and ranks. Returns the
-    number of log rows written."""
+    number of log rows written. `searching`: None when no seat searches, so that numba
+    prunes the searches' branch and such a chunk compiles, and loads, without them."""
     n = t[N_PLAYERS]
     sides = t[N_SIDES]
     s = new_state(t)
@@ -73,7 +75,9 @@ def play_games(
             row = _turns(t, s, codes, weights, gens, base, stats, floats, ints, policy, log, row)
             if s[N_LEGAL] == 0:
                 break
-            p = s[CURRENT]  # an ismcts seat to move
+            if searching is None:
+                raise ValueError("a searching seat in a chunk compiled without the searches")
+            p = s[CURRENT]  # a lookahead or ismcts seat to move
             g = gens[base + 1 + p]
             action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
             row = _apply(t, s, action, log, row)
@@ -102,15 +106,16 @@ def play_games(
 def _turns(
     t, s, codes, weights, gens, base: int, stats, floats, ints, policy, log, row: int
 ) -> int:
-    """The game's turns until it ends or an `ismcts` seat is to move (its search
-    allocates: not a kernel), game `base`'s seat p drawing from `gens[base + 1 + p]`.
+    """The game's turns until it ends or a `lookahead` or `ismcts` seat is to move (the
+    searches compile only for a chunk that has one, and `ismcts` allocates: not a kernel),
+    game `base`'s seat p drawing from `gens[base + 1 + p]`.
     A kernel, so that neither the generators' views nor the calls count references."""
     while s[N_LEGAL] > 0:
         p = s[CURRENT]
         g = gens[base + 1 + p]
         if codes[p] == RANDOM:
             action = choose_random(t, s, g)
-        elif codes[p] == ISMCTS:
+        elif codes[p] >= LOOKAHEAD:
             return row
         else:
             action = choose(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)

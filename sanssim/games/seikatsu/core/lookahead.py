@@ -98,17 +98,18 @@ def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
     if code == ISMCTS:
         visits = np.empty(s[N_LEGAL], dtype=np.float64)
         return ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, visits.copy())
+    if code == LOOKAHEAD:
+        return lookahead(t, s, w, g, stats, floats, ints, policy, log)
     return choose(t, s, code, w, g, stats, floats, ints, policy, log)
 
 
 @kernel
 def choose(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
-    """`decide` for every strategy but `ismcts`, as a kernel: the chunk loop calls it
-    once a decision, where `decide` would count references on its ten arrays."""
+    """`decide` for the strategies that search nothing (random, greedy, heuristic), as a
+    kernel: the chunk loop calls it once a decision, where `decide` would count references
+    on its ten arrays."""
     if code == RANDOM:
         return choose_random(t, s, g)
-    if code == LOOKAHEAD:
-        return lookahead(t, s, w, g, stats, floats, ints, policy, log)
     order = ints[: t[MAX_LEGAL]]
     if code == GREEDY:
         greedy_scores(t, s, s[CURRENT], stats, floats)
