@@ -43,6 +43,24 @@ AUTO, COMPILED, PYTHON = ENGINES = ("auto", "compiled", "python")
 SIMPLE, SEARCHING = "simple", "searching"
 
 
+def strategy_family(specs: Sequence[StrategySpec] | None) -> str:
+    """`SEARCHING` when a seat plays lookahead or ismcts (or for every strategy: None),
+    else `SIMPLE`: a core compiles each family on its own, so that a run of simple seats
+    never compiles the searches."""
+    from sanssim.strategies.ismcts import IsmctsStrategy
+    from sanssim.strategies.lookahead import LookaheadStrategy
+
+    if specs is None or any(s.cls in (LookaheadStrategy, IsmctsStrategy) for s in specs):
+        return SEARCHING
+    return SIMPLE
+
+
+def searching(specs: Sequence[StrategySpec]) -> bool | None:
+    """A core play loop's `searching` argument: True when a seat searches, else None,
+    which lets numba prune the searches' branch unseen (neither typed nor compiled)."""
+    return True if strategy_family(specs) == SEARCHING else None
+
+
 def cache_dir() -> Path:
     """Where numba keeps compiled code: $NUMBA_CACHE_DIR, else the user cache directory."""
     given = os.environ.get("NUMBA_CACHE_DIR")

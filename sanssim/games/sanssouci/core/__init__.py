@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sanssim.compiled import SEARCHING, SIMPLE, CoreChunk
+from sanssim.compiled import SEARCHING, CoreChunk, searching, strategy_family
 from sanssim.games.sanssouci.actions import ROUNDS
 from sanssim.games.sanssouci.engine import Game, State
 from sanssim.games.sanssouci.strategies.greedy import GreedyStrategy
@@ -36,7 +36,6 @@ _KINDS = {
 }
 # the strategies that draw from their stream
 _DRAWING = (RandomStrategy, LookaheadStrategy, IsmctsStrategy)
-_SEARCHES = (LookaheadStrategy, IsmctsStrategy)
 
 
 class SanssouciCore:
@@ -49,10 +48,7 @@ class SanssouciCore:
         return all(spec.cls in _KINDS for spec in specs)
 
     def family(self, specs: Sequence[StrategySpec] | None) -> str:
-        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`."""
-        if specs is None or any(spec.cls in _SEARCHES for spec in specs):
-            return SEARCHING
-        return SIMPLE
+        return strategy_family(specs)
 
     def compile(self, family: str) -> None:
         from sanssim.games.sanssouci.config import GameConfig
@@ -92,9 +88,17 @@ class SanssouciCore:
         turns = ROUNDS * n
         results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
-        searching = True if self.family(specs) == SEARCHING else None
         picked = play_games(
-            pack_game(game), seeds, streams, kinds, w, record, results, turn_log, picks, searching
+            pack_game(game),
+            seeds,
+            streams,
+            kinds,
+            w,
+            record,
+            results,
+            turn_log,
+            picks,
+            searching(specs),
         )
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}

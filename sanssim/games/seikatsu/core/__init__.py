@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from sanssim.compiled import SEARCHING, SIMPLE, CoreChunk
+from sanssim.compiled import SEARCHING, CoreChunk, searching, strategy_family
 from sanssim.compiled.seeding import stream_table
 from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.config import GameConfig
@@ -88,11 +88,7 @@ class SeikatsuCore:
         return all(spec.cls in CODES and _compiled_params(spec) for spec in specs)
 
     def family(self, specs: Sequence[StrategySpec] | None) -> str:
-        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`:
-        a run of simple seats then never compiles lookahead and ismcts."""
-        if specs is None or any(CODES[spec.cls] in (LOOKAHEAD, ISMCTS) for spec in specs):
-            return SEARCHING
-        return SIMPLE
+        return strategy_family(specs)
 
     def compile(self, family: str) -> None:
         game = Game(GameConfig())
@@ -144,7 +140,7 @@ class SeikatsuCore:
             scores,
             rows,
             ranks,
-            True if self.family(specs) == SEARCHING else None,
+            searching(specs),
         )
         results = frames.result_frame(run_id, game, strategies, pairs, start, scores, rows, ranks)
         if not record:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from sanssim.compiled import SEARCHING, SIMPLE, ChunkRefused, CoreChunk
+from sanssim.compiled import SEARCHING, ChunkRefused, CoreChunk, searching, strategy_family
 from sanssim.compiled.seeding import UNUSED, stream_table
 from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.splendor.actions import END_REASONS, N_GEMS, N_LEVELS
@@ -111,12 +111,7 @@ class SplendorCore:
         return all(spec.cls in kinds and spec.game == "splendor" for spec in specs)
 
     def family(self, specs: Sequence[StrategySpec] | None) -> str:
-        """`SEARCHING` when a seat searches (or for every strategy: None), else `SIMPLE`:
-        a run of simple seats then never compiles lookahead and ismcts."""
-        kinds = _kinds()
-        if specs is None or any(kinds[spec.cls] in (LOOKAHEAD, ISMCTS) for spec in specs):
-            return SEARCHING
-        return SIMPLE
+        return strategy_family(specs)
 
     def compile(self, family: str) -> None:
         """Compile (or load from numba's cache) by playing one tiny chunk."""
@@ -150,7 +145,7 @@ class SplendorCore:
             seat_kinds,
             params,
             int(record),
-            True if self.family(specs) == SEARCHING else None,
+            searching(specs),
         )
         failed = [games[i][0] for i in np.flatnonzero(per_game[:, G_END_REASON] == FAILED)]
         if failed:

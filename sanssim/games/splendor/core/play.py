@@ -153,10 +153,10 @@ def play_games(
             g = gens[base + STREAMS_BEFORE_SEATS + p]
             if kinds[p] != LOOKAHEAD and kinds[p] != ISMCTS:  # a kernel: no reference counts
                 action = choose_simple(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
-            elif searching is not None:
+            elif searching is None:
+                raise ValueError("a searching seat in a chunk compiled without the searches")
+            else:
                 action = choose(S, cfg, cards, nobles, kinds[p], params[p], g, work, scores)
-            else:  # never: a chunk with a searching seat passes `searching`
-                action = FAILED
             if action == FAILED:
                 break
             if record:
