@@ -338,7 +338,14 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         elif a < PASS:
             score = buy_score(S, cfg, cards, w, p, base, ids[at[a - BUY]], -1, guards, work)
         out[j] = score
-        better = score > top_score or j == 0
-        top = j if better else top
-        top_score = score if better else top_score
+        top, top_score = kept(top, top_score, j, score, j == 0)
     return top
+
+
+@inline
+def kept(top: int, top_score: float, option: int, score: float, first: bool) -> tuple:
+    """The first best so far: `option` and its `score` in place of `top` when it scores
+    higher, or is the `first` (selects, not a branch: which option is best is
+    unpredictable)."""
+    better = score > top_score or first
+    return (option if better else top), (score if better else top_score)

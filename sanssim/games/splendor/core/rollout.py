@@ -22,6 +22,7 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import (
     buy_score,
     heuristic_scores,
+    kept,
     main_terms,
     reserve_score,
     take_score,
@@ -55,42 +56,30 @@ def rollout_choice(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np
     for k in range(L.TAKES_BY_AVAIL[avail, 0]):  # one at least: an unlisted turn's first
         a = L.TAKES_BY_AVAIL[avail, 1 + k]
         score = take_score(a, w, floats, held, limit)
-        better = score > top_score or top < 0
-        top = a if better else top
-        top_score = score if better else top_score
+        top, top_score = kept(top, top_score, a, score, top < 0)
     for c in range(N_GEMS):
         if big >> c & 1:
             score = take_score(TAKE2 + c, w, floats, held, limit)
-            better = score > top_score
-            top = TAKE2 + c if better else top
-            top_score = score if better else top_score
+            top, top_score = kept(top, top_score, TAKE2 + c, score, False)
     n_reserved = S[base + L.P_N_RESERVED]
     if n_reserved < MAX_RESERVED:
         for slot in range(N_SLOTS):
             if S[L.DISPLAY + slot] >= 0:
                 score = reserve_score(S, cfg, cards, w, p, slot, gold, reserving, guards, work)
-                better = score > top_score
-                top = RESERVE + slot if better else top
-                top_score = score if better else top_score
+                top, top_score = kept(top, top_score, RESERVE + slot, score, False)
         for level in range(N_LEVELS):
             if S[L.H_DECK_LEFT + level] > 0:
-                better = reserving > top_score
-                top = RESERVE_BLIND + level if better else top
-                top_score = reserving if better else top_score
+                top, top_score = kept(top, top_score, RESERVE_BLIND + level, reserving, False)
     for slot in range(N_SLOTS):  # affordable as `turn.affords` finds: no gems short past gold
         card = S[L.DISPLAY + slot]
         if card >= 0 and shorts[at[slot], SHORT_SUM] <= gold:
             score = buy_score(S, cfg, cards, w, p, base, card, slot, guards, work)
-            better = score > top_score
-            top = BUY + slot if better else top
-            top_score = score if better else top_score
+            top, top_score = kept(top, top_score, BUY + slot, score, False)
     for r in range(n_reserved):
         i = at[BUY_RESERVED - BUY + r]
         if shorts[i, SHORT_SUM] <= gold:
             score = buy_score(S, cfg, cards, w, p, base, ids[i], -1, guards, work)
-            better = score > top_score
-            top = BUY_RESERVED + r if better else top
-            top_score = score if better else top_score
+            top, top_score = kept(top, top_score, BUY_RESERVED + r, score, False)
     return top
 
 
