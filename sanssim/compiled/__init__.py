@@ -18,12 +18,14 @@ warning line.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import inspect
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -185,13 +187,28 @@ def prepare(core: Core, specs: Sequence[StrategySpec] | None = None) -> None:
         print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
         if not any(cache_dir().glob(f"{name}-{digest}-*.ready")):
             _drop_cached(folders)
-    core.compile(family)
+    with _few_collections():
+        core.compile(family)
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.touch()
     _PREPARED.add((type(core), family))
 
 
 _PREPARED: set[tuple[type, str]] = set()
+
+
+@contextmanager
+def _few_collections() -> Iterator[None]:
+    """Python's cycle collector run rarely: numba's compiler makes millions of objects,
+    most of them alive for a whole compile, and at the default thresholds the collector
+    scans them over and over (about 2 of a Sanssouci core's 16 CPU-s). It runs as usual
+    again afterwards, and collects the compile's cycles then."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 1_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def _source_folders(core: Core) -> list[Path]:
