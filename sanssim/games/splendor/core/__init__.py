@@ -86,7 +86,9 @@ def game_streams(specs: Sequence[StrategySpec]) -> np.ndarray:
 
 def seat_arrays(specs: Sequence[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
     """Each seat's compiled strategy kind, and its parameters in the class's order
-    (`ismcts`'s as `sanssim.compiled.ismcts.parameters` gives them)."""
+    (`ismcts`'s as `sanssim.compiled.ismcts.parameters` gives them), read-only: the
+    rollouts score by constant weights (`rollout.ROLLOUT_PARAMS`), which numba types as
+    read-only, and `heuristic_scores` given both kinds of array would compile twice."""
     from sanssim.compiled.ismcts import parameters
 
     kinds = _kinds()
@@ -97,6 +99,7 @@ def seat_arrays(specs: Sequence[StrategySpec]) -> tuple[np.ndarray, np.ndarray]:
         else:
             values = [float(v) for _, v in spec.params]
         params[p, : len(values)] = values
+    params.flags.writeable = False
     return np.array([kinds[spec.cls] for spec in specs], dtype=np.int64), params
 
 

@@ -42,7 +42,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         deck = L.DECKS + start
         for i in range(S[L.H_DECK_LEFT + level]):
             hidden[S[deck + i]] = True
-        size = 0
+        size = np.int64(0)  # not the literal 0: `shuffle` would compile for it too
         for i in range(cfg[L.C_LEVEL_COUNT + level]):
             card = cfg[L.C_LEVEL_CARDS + start + i]
             if hidden[card]:
@@ -75,7 +75,7 @@ def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
     """Every seat plays on by the default heuristic (`rollout.play_on`), or uniformly at
     random from `g`."""
     if not uniform:
-        play_on(S, cfg, cards, nobles, log, scores, work, -1)
+        play_on(S, cfg, cards, nobles, log, scores, work, np.int64(-1))  # not a literal -1
         return
     while S[L.H_N_LEGAL] > 0:
         action = S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]

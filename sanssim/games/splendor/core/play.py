@@ -133,7 +133,7 @@ def play_games(
     per_game = np.zeros((games, G_IN_PLAY + cfg[C_NOBLES]), dtype=np.int64)
     turns = np.zeros(games, dtype=np.int64)
     log = np.empty((games * n * 24 + most if record else 1, RECORD_WIDTH), dtype=np.int32)
-    rows = 0
+    rows = np.int64(0)  # not the literal 0: `_copy_rows` would compile for it too
     picks = np.empty((64 if record else 1, 2), dtype=np.int64)
     picked = 0
     work = new_work()

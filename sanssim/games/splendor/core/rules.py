@@ -74,6 +74,11 @@ def _leave_display(S: np.ndarray, cfg: np.ndarray, slot: int) -> int:
     return card
 
 
+# A reservation's blind flag, as non-literal integers: `_reserve` called with a literal 0 and
+# 1 would compile twice.
+OPEN, BLIND = np.int64(0), np.int64(1)
+
+
 @jit
 def _reserve(S: np.ndarray, base: int, card: int, blind: int) -> None:
     i = S[base + L.P_N_RESERVED]
@@ -143,7 +148,7 @@ def act(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, action: int) -> int:
         if action < RESERVE_BLIND:
             slot = action - RESERVE
             card = _leave_display(S, cfg, slot)
-            _reserve(S, base, card, 0)
+            _reserve(S, base, card, OPEN)
             if rec:
                 S[L.RECORD + R_ACTION] = A_RESERVE
                 S[L.RECORD + R_SOURCE] = FROM_DISPLAY
@@ -151,7 +156,7 @@ def act(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, action: int) -> int:
         else:
             level = action - RESERVE_BLIND
             card = pop_deck(S, cfg, level)
-            _reserve(S, base, card, 1)
+            _reserve(S, base, card, BLIND)
             if rec:
                 S[L.RECORD + R_ACTION] = A_BLIND
                 S[L.RECORD + R_SOURCE] = FROM_DECK + level

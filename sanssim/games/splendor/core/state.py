@@ -20,9 +20,10 @@ def seat(p: int) -> int:
     return L.SEATS + L.SEAT_WIDTH * p
 
 
-@jit
+@inline
 def copy(dst: np.ndarray, at: int, src: np.ndarray, start: int, count: int) -> None:
-    """`dst[at : at + count] = src[start : start + count]`, as a loop (slices compile slowly)."""
+    """`dst[at : at + count] = src[start : start + count]`, as a loop (slices compile slowly);
+    inlined, since called with constant positions a kernel compiles once per constant."""
     for i in range(count):
         dst[at + i] = src[start + i]
 
