@@ -68,6 +68,9 @@ from sanssim.games.seikatsu.core.tables import (
 
 PLAY, END = 0, 1
 EMPTY = -1
+# `play`'s and `apply`'s row for a play that logs nothing (a search's): not the literal -1,
+# with which they would compile a second time.
+UNLOGGED = np.int64(-1)
 # columns of a turn-log row (int32); the hand before the play fills the last HMAX slots;
 # LOG_ACTION is the chosen action, -1 on a turn the engine played itself
 LOG_GAME, LOG_TURN, LOG_SEAT, LOG_KOI_HELD, LOG_TILE, LOG_CELL, LOG_KOI_BIRD = range(7)

@@ -22,6 +22,7 @@ from sanssim.compiled.ismcts import PARAMS, best_first, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.games.seikatsu.core.engine import (
     EMPTY,
+    UNLOGGED,
     apply,
     copy_state,
     side_ranks,
@@ -182,7 +183,7 @@ def play_out(t, s, policy, stats, changes, scores, order, g, log, uniform) -> No
         else:
             heuristic_scores(t, s, s[CURRENT], policy, stats, changes, scores)
             action = pick(t, s, scores, order, g, False)
-        apply(t, s, action, log, -1)
+        apply(t, s, action, log, UNLOGGED)
 
 
 @kernel
@@ -214,7 +215,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
         determinize(t, s, seat, g, world, counts)
         for i in range(width):
             copy_state(branch, world)
-            apply(t, branch, options[i], log, -1)
+            apply(t, branch, options[i], log, UNLOGGED)
             play_out(t, branch, policy, stats, changes, scores, order, g, log, False)
             value[i] += margin(t, branch, seat, totals)
     best = 0
@@ -248,7 +249,7 @@ def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def
 
 @kernel
 def _play(ctx, world, action) -> None:  # type: ignore[no-untyped-def]
-    apply(ctx[0], world, action, ctx[6], -1)
+    apply(ctx[0], world, action, ctx[6], UNLOGGED)
 
 
 @kernel
@@ -270,7 +271,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     else:
         heuristic_scores(t, world, world[CURRENT], ctx[1], ctx[2], ctx[9], ctx[3])
         action = pick(t, world, ctx[3], ctx[4], g, False)
-    apply(t, world, action, ctx[6], -1)
+    apply(t, world, action, ctx[6], UNLOGGED)
 
 
 @kernel
