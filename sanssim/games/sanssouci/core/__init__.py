@@ -120,9 +120,9 @@ class SanssouciCore:
     def decide(self, state: State, spec: StrategySpec, g: np.ndarray) -> int:
         """What `spec`'s compiled form chooses at `state`'s decision, its stream `g` (a
         `sanssim.compiled.rng` generator, advanced by the draws it makes)."""
-        from sanssim.games.sanssouci.core.heuristic import work_array
         from sanssim.games.sanssouci.core.layout import pack_game, state_array
         from sanssim.games.sanssouci.core.play import choose
+        from sanssim.games.sanssouci.core.weights import work_array
 
         kind = _KINDS[spec.cls]
         st, gp = state_array(state), pack_game(state.game)
@@ -142,11 +142,11 @@ class SanssouciCore:
 
 
 def seat_weights(spec: StrategySpec) -> np.ndarray:
-    """A seat's weight row (`core.heuristic.weights`): its heuristic's weights, and for
+    """A seat's weight row (`core.weights.weights`): its heuristic's weights, and for
     lookahead and ismcts those of the game's rollout strategy at its defaults, as the Python
     searches make it."""
     from sanssim.compiled.ismcts import parameters
-    from sanssim.games.sanssouci.core.heuristic import weights
+    from sanssim.games.sanssouci.core.weights import weights
     from sanssim.games.sanssouci.plugin import GAME
 
     params = dict(spec.params)

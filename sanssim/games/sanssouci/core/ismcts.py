@@ -22,13 +22,7 @@ from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END, PLACE, TAKE
 from sanssim.games.sanssouci.core.choices import step
-from sanssim.games.sanssouci.core.heuristic import (
-    TILES,
-    W_SEARCH,
-    heuristic_placement,
-    heuristic_scores,
-    work_array,
-)
+from sanssim.games.sanssouci.core.heuristic import heuristic_placement, heuristic_scores
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     G_N,
@@ -43,6 +37,7 @@ from sanssim.games.sanssouci.core.lookahead import determinize
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
 from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score
+from sanssim.games.sanssouci.core.weights import TILES, W_SEARCH, work_array
 
 
 @nb.njit(cache=True)

@@ -17,7 +17,7 @@ from sanssim.compiled import rng as mt
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END, HAND_SIZE, TAKE
 from sanssim.games.sanssouci.core.choices import start_turn
-from sanssim.games.sanssouci.core.heuristic import W_ROLLOUTS, W_WIDTH, heuristic_scores, work_array
+from sanssim.games.sanssouci.core.heuristic import heuristic_scores
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     DECK,
@@ -40,6 +40,7 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_TOTAL, score_game
 from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score
+from sanssim.games.sanssouci.core.weights import W_ROLLOUTS, W_WIDTH, work_array
 
 
 @kernel

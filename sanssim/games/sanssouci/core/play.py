@@ -18,7 +18,6 @@ from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import END, TAKE
 from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.deal import deal
-from sanssim.games.sanssouci.core.heuristic import work_array
 from sanssim.games.sanssouci.core.ismcts import ismcts
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -40,6 +39,7 @@ from sanssim.games.sanssouci.core.strategies import (
     choose_simple,
     random_pick,
 )
+from sanssim.games.sanssouci.core.weights import work_array
 
 
 @nb.njit(cache=True)

@@ -14,8 +14,9 @@ import numpy as np
 from sanssim.compiled import rng as mt
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.core.greedy import greedy_score
-from sanssim.games.sanssouci.core.heuristic import TILES, first_best, heuristic_scores
+from sanssim.games.sanssouci.core.heuristic import first_best, heuristic_scores
 from sanssim.games.sanssouci.core.layout import LEGAL, LEGAL_LEN
+from sanssim.games.sanssouci.core.weights import TILES
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 
