@@ -3,6 +3,7 @@ fallback to Python without numba."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -53,6 +54,26 @@ def test_a_core_compiles_once_saying_so_the_first_time(monkeypatch, tmp_path, ca
     monkeypatch.setattr(compiled, "_PREPARED", set())  # a new process: loads the cache
     compiled.prepare(core)  # type: ignore[arg-type]
     assert core.compiles == 2 and capsys.readouterr().err == ""
+
+
+class FailingCore(CountingCore):
+    """A core whose compile fails, noting the cycle collector's thresholds meanwhile."""
+
+    def compile(self, family: str) -> None:
+        self.during = gc.get_threshold()
+        raise RuntimeError("numba failed")
+
+
+def test_the_collector_runs_rarely_during_a_compile_and_as_before_after(
+    monkeypatch, tmp_path
+) -> None:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    before = gc.get_threshold()
+    core = FailingCore()
+    with pytest.raises(RuntimeError, match="numba failed"):
+        compiled.prepare(core)  # type: ignore[arg-type]
+    assert core.during[0] >= 100 * before[0]
+    assert gc.get_threshold() == before
 
 
 def test_auto_takes_the_core_only_for_compiled_strategies() -> None:
