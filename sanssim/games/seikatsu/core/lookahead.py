@@ -30,8 +30,10 @@ from sanssim.games.seikatsu.core.engine import (
     spread,
 )
 from sanssim.games.seikatsu.core.strategies import (
+    ANY_PLAY,
     GREEDY,
     ISMCTS,
+    KEEP_KOI,
     LOOKAHEAD,
     RANDOM,
     choose_random,
@@ -114,9 +116,9 @@ def choose(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
     order = ints[: t[MAX_LEGAL]]
     if code == GREEDY:
         greedy_scores(t, s, s[CURRENT], stats, floats)
-        return pick(t, s, floats, order, g, True)
+        return pick(t, s, floats, order, g, KEEP_KOI)
     heuristic_scores(t, s, s[CURRENT], w, stats, changes_of(t, floats), floats)
-    return pick(t, s, floats, order, g, False)
+    return pick(t, s, floats, order, g, ANY_PLAY)
 
 
 @kernel
@@ -182,7 +184,7 @@ def play_out(t, s, policy, stats, changes, scores, order, g, log, uniform) -> No
             action = choose_random(t, s, g)
         else:
             heuristic_scores(t, s, s[CURRENT], policy, stats, changes, scores)
-            action = pick(t, s, scores, order, g, False)
+            action = pick(t, s, scores, order, g, ANY_PLAY)
         apply(t, s, action, log, UNLOGGED)
 
 
@@ -270,7 +272,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
         action = choose_random(t, world, g)
     else:
         heuristic_scores(t, world, world[CURRENT], ctx[1], ctx[2], ctx[9], ctx[3])
-        action = pick(t, world, ctx[3], ctx[4], g, False)
+        action = pick(t, world, ctx[3], ctx[4], g, ANY_PLAY)
     apply(t, world, action, ctx[6], UNLOGGED)
 
 

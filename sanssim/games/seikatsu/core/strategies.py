@@ -41,6 +41,11 @@ from sanssim.games.seikatsu.core.tables import (
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 EPS = 1e-9
+# Flags as non-literal booleans: numba compiles a function once for each literal it is
+# called with. `pick`'s keep_koi (greedy keeps the koi, heuristic does not), `row_changes`'
+# own (the seat's own row, or a rival's).
+KEEP_KOI, ANY_PLAY = np.bool_(True), np.bool_(False)
+OWN_ROW, RIVAL_ROW = np.bool_(True), np.bool_(False)
 # heuristic's parameters, in `HeuristicStrategy.params` order
 BIRDS, ROWS, SPOIL, FILL, TEAM, KOI_WEIGHT = range(6)
 # a row's summary in the stats block: flower counts first, then these
@@ -203,12 +208,13 @@ def heuristic_scores(t, s, seat: np.int64, w: np.ndarray, stats: np.ndarray, cha
     while i < n:
         kind = s[legal + i] // n_cells
         base = kind * n_cells
-        row_changes(t, stats[0], own, kind, fill, True, changes[0])
+        row_changes(t, stats[0], own, kind, fill, OWN_ROW, changes[0])
         r = 0
         for side in range(t[N_SIDES]):
             if side != my_side:
                 r += 1
-                row_changes(t, stats[r], t[t[T_SIDE_PAGODA] + side], kind, fill, False, changes[r])
+                pagoda = t[t[T_SIDE_PAGODA] + side]
+                row_changes(t, stats[r], pagoda, kind, fill, RIVAL_ROW, changes[r])
         keep = -koi_cost if kind == koi else 0.0
         while i < n and base <= s[legal + i] < base + n_cells:
             cell = s[legal + i] - base
