@@ -307,9 +307,8 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         _noble_scores(S, cfg, nobles, p, out)
         return first_best(out, S[L.H_N_LEGAL])
     base = seat(p)
-    wants(S, cards, nobles, w, base, work)
+    _, gold = wants(S, cards, nobles, w, base, work)
     at, ids, floats = work[0], work[1], work[3]
-    gold = S[base + L.P_TOKENS + GOLD]
     if phase == RETURNING:
         for j in range(S[L.H_N_LEGAL]):
             c = S[L.LEGAL + j] - RETURN
