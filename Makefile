@@ -31,8 +31,10 @@ lint: install
 	$(BIN)/ruff check sanssim tests scripts examples
 	$(BIN)/ruff format --check sanssim tests scripts examples
 
+# The suite on every core (at most 4: each worker compiles the cores it plays), a test file to
+# a worker, so that a file's module fixtures (a Ray cluster, a run) start once.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 # Speed figures (README): `make bench` for the full 100,000-game runs, BENCH=--quick for a taste.
 # The Ray executor is measured too, so Ray is installed first.

@@ -218,6 +218,7 @@ def _closed_port() -> int:
         (f"127.0.0.1:{_closed_port()}", "cannot reach Ray at 127.0.0.1:"),
         ("head-node", "is not host:port"),
     ],
+    ids=["closed-port", "not-host-port"],  # the port differs between collections
 )
 def test_a_bad_address_is_one_line_and_writes_nothing(ray_local, tmp_path, address, message):
     out = tmp_path / "run"
