@@ -97,41 +97,33 @@ _ROUNDS = 12  # round r permutes the message by _SIGMA[r % 10]
 
 
 @intrinsic
-def _compress(typingctx, h, m, counts):
-    """BLAKE2b's compression of the last 16-word block `m` into `h` (RFC 7693, F): HASH_LANES
-    blocks at once, each word a vector of their words (`h` is (HASH_LANES, 8), `m`
-    (HASH_LANES, 16), `counts` each lane's bytes). A round is written out, every work word
-    in a register; the twelve rounds are a loop that reads the round's message schedule
-    from a constant table. Twelve rounds written out ran no faster here, and their code
-    took LLVM about 0.6 CPU-s more to compile in every core."""
-    arrays = (h, m, counts)
-    if not all(isinstance(a, types.Array) and a.dtype == types.uint64 for a in arrays):
-        return None
-    if (h.ndim, m.ndim, counts.ndim) != (2, 2, 1):
+def _compress(typingctx, lanes):
+    """BLAKE2b's compression of the last block into the state (RFC 7693, F), for
+    HASH_LANES blocks at once: `lanes` is (25, HASH_LANES), C-contiguous, word i of every
+    lane in its row i, so that a row is one vector: rows 0-7 the hash states, 8-23 the
+    blocks, 24 the byte counts. A round is written out, every work word in a register; the
+    twelve rounds are a loop that reads the round's message schedule from a constant
+    table. Twelve rounds written out ran no faster here, and their code took LLVM about
+    0.6 CPU-s more to compile in every core."""
+    if not (
+        isinstance(lanes, types.Array)
+        and lanes.dtype == types.uint64
+        and lanes.ndim == 2
+        and lanes.layout == "C"
+    ):
         return None
 
     def codegen(context, builder, signature, args):
         scalar, index = ir.IntType(64), ir.IntType(32)
         word = ir.VectorType(scalar, HASH_LANES)
-        kinds = signature.args
-        pairs = zip(kinds, args, strict=True)
-        made = [context.make_array(a)(context, builder, v) for a, v in pairs]
+        made = context.make_array(signature.args[0])(context, builder, args[0])
+        rows = builder.bitcast(made.data, word.as_pointer())
 
-        def pointer(k, *place):
-            index = [context.get_constant(types.intp, x) for x in place]
-            return cgutils.get_item_pointer(context, builder, kinds[k], made[k], index)
+        def load(i):  # row i: word i of every lane
+            return builder.load(builder.gep(rows, [index(i)]), align=8)
 
-        def load(k, i):  # word i of array k (of the counts: the count), every lane
-            v = ir.Constant(word, ir.Undefined)
-            for lane in range(HASH_LANES):
-                x = builder.load(pointer(k, lane, i) if kinds[k].ndim == 2 else pointer(k, lane))
-                v = builder.insert_element(v, x, index(lane))
-            return v
-
-        def store(value, i):  # into word i of `h`, every lane
-            for lane in range(HASH_LANES):
-                x = builder.extract_element(value, index(lane))
-                builder.store(x, pointer(0, lane, i))
+        def store(value, i):
+            builder.store(value, builder.gep(rows, [index(i)]), align=8)
 
         def constant(x):  # an unsigned 64-bit word as LLVM reads it: two's complement
             c = int(x) - (1 << 64) if int(x) >> 63 else int(x)
@@ -157,11 +149,11 @@ def _compress(typingctx, h, m, counts):
         )
         words = ir.ArrayType(word, 16)
         message, work = cgutils.alloca_once(builder, words), cgutils.alloca_once(builder, words)
-        hs = [load(0, i) for i in range(8)]
+        hs = [load(i) for i in range(8)]
         for i in range(16):
-            builder.store(load(1, i), slot(message, i))
+            builder.store(load(8 + i), slot(message, i))
         v = hs + [constant(x) for x in _IV]
-        v[12] = builder.xor(v[12], load(2, 0))
+        v[12] = builder.xor(v[12], load(24))
         v[14] = constant(~_IV[6])  # the last block's flag: the only block
         for i in range(16):
             builder.store(v[i], slot(work, i))
@@ -183,7 +175,7 @@ def _compress(typingctx, h, m, counts):
             store(builder.xor(hs[i], builder.xor(v[i], v[i + 8])), i)
         return context.get_dummy_value()
 
-    return types.none(h, m, counts), codegen
+    return types.none(lanes), codegen
 
 
 @kernel
@@ -210,8 +202,8 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
     """`derive_seed(game_seed, *parts)` for each game of the block, `parts` as `table[row]`
     has them: game i's seed text is `texts[i, : lengths[i]]`, its seed goes to `out[i]`.
     HASH_LANES games side by side (the last game repeated past the end); `lanes` is
-    scratch: hash states, blocks, then byte counts (`_compress`'s lanes)."""
-    h, m, counts = lanes[:, :8], lanes[:, 8:24], lanes[:, 24]
+    `_compress`'s scratch: hash states, blocks, byte counts, a row per word."""
+    h, m, counts = lanes[:8], lanes[8:24], lanes[24]
     extra = table[row, 0]
     count = lengths.shape[0]
     for first in range(0, count, HASH_LANES):
@@ -219,19 +211,19 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
             game = min(first + lane, count - 1)
             size = lengths[game]
             for w in range(16):
-                m[lane, w] = 0
+                m[w, lane] = 0
             for i in range(size + extra):  # little-endian words: byte i at bits 8 (i % 8)
                 byte = texts[game, i] if i < size else table[row, 1 + i - size]
-                m[lane, i >> 3] |= np.uint64(byte) << np.uint64(8 * (i & 7))
+                m[i >> 3, lane] |= np.uint64(byte) << np.uint64(8 * (i & 7))
             counts[lane] = size + extra
             for i in range(8):  # the starting state of an unkeyed digest of _DIGEST bytes
-                h[lane, i] = _IV[i]
-            h[lane, 0] ^= np.uint64(0x01010000 | _DIGEST)
-        _compress(h, m, counts)
+                h[i, lane] = _IV[i]
+            h[0, lane] ^= np.uint64(0x01010000 | _DIGEST)
+        _compress(lanes)
         for lane in range(min(HASH_LANES, count - first)):
             digest = np.uint64(0)  # big-endian: the first 8 little-endian bytes of h[0]
             for i in range(_DIGEST):
-                byte = (h[lane, 0] >> np.uint64(8 * i)) & np.uint64(0xFF)
+                byte = (h[0, lane] >> np.uint64(8 * i)) & np.uint64(0xFF)
                 digest = (digest << np.uint64(8)) | byte
             out[first + lane] = np.int64(digest >> np.uint64(64 - SEED_BITS))
 
@@ -254,7 +246,7 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
     lengths = np.empty(count, dtype=np.int64)
     for i in range(count):
         lengths[i] = _write_int(game_seeds[first + i], texts[i])
-    lanes = np.empty((HASH_LANES, 25), dtype=np.uint64)
+    lanes = np.empty((25, HASH_LANES), dtype=np.uint64)
     derived = np.empty((streams, count), dtype=np.int64)
     for s in range(streams):
         if table[s, 0] == GAME_SEED:
