@@ -109,12 +109,11 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
         for lane in range(LANES):
             even[lane], odd[lane] = _key_addends(values[start + min(lane, used - 1)])
             prev[lane] = _INITIAL[0]
-        for i in range(1, N):  # the first loop's steps 0 to 622, on words 1 to 623
-            _array_step(lanes, i, True, prev, even if i % 2 == 1 else odd)
-        _array_step(lanes, 1, False, prev, odd)  # its step 623, on word 1 again
-        for i in range(2, N):  # the second loop: words 2 to 623, then word 1
-            _final_step(lanes, i, prev)
-        _final_step(lanes, 1, prev)
+        for step in range(N):  # the first loop: words 1 to 623, then word 1 again
+            first = step < N - 1
+            _array_step(lanes, step + 1 if first else 1, first, prev, odd if step % 2 else even)
+        for step in range(N - 1):  # the second loop: words 2 to 623, then word 1
+            _final_step(lanes, step + 2 if step < N - 2 else 1, prev)
         _twist_lanes(lanes)
         for lane in range(0, used, TILE):
             count = min(TILE, used - lane)
