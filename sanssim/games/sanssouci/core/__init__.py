@@ -74,7 +74,7 @@ class SanssouciCore:
         from sanssim.games.logs import results_frame, turns_frame, with_chosen
         from sanssim.games.sanssouci import log
         from sanssim.games.sanssouci.core.layout import R_DISPLAY, R_HAND, RECORD_WIDTH, pack_game
-        from sanssim.games.sanssouci.core.play import play_games, result_arrays
+        from sanssim.games.sanssouci.core.play import play_games, result_arrays, work_space
         from sanssim.games.sanssouci.plugin import GAME
 
         n = game.n_players
@@ -88,8 +88,9 @@ class SanssouciCore:
         turns = ROUNDS * n
         results, turn_log, picks = result_arrays(len(ids), n, turns, record)
         seeds = ids[:, 1].copy()
+        gp = pack_game(game)
         picked = play_games(
-            pack_game(game),
+            gp,
             seeds,
             streams,
             kinds,
@@ -98,6 +99,7 @@ class SanssouciCore:
             results,
             turn_log,
             picks,
+            work_space(gp, streams),
             searching(specs),
         )
         own = log.seat_columns(game, results)

@@ -39,7 +39,7 @@ from sanssim.games.sanssouci.core.strategies import (
     choose_simple,
     random_pick,
 )
-from sanssim.games.sanssouci.core.weights import work_array
+from sanssim.games.sanssouci.core.weights import WORK
 
 
 @nb.njit(cache=True)
@@ -53,7 +53,7 @@ def choose(
     searching: bool | None,
 ) -> np.int64:
     """The current seat's choice by its strategy (`strategies` names the kinds; `work`: a
-    `strategies.work_array`). `searching` None: the seat plays random, greedy or heuristic,
+    `weights.work_array`). `searching` None: the seat plays random, greedy or heuristic,
     and numba prunes the searches' branch unseen (neither typed nor compiled); True: any."""
     if searching is not None:
         if kind == LOOKAHEAD:
@@ -139,21 +139,18 @@ def play_games(
     results: np.ndarray,
     log: np.ndarray,
     picks: np.ndarray,
+    space: tuple,
     searching: bool | None,
 ) -> int:
     """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`);
     `streams` (`seeding.stream_table`) seeds the game's stream, then each seat's.
     Results rows k * n + p; turn rows and choices in order when `record`. Returns the
-    number of choices written. `searching`: None when no seat searches (`choose`), so that
-    such a chunk compiles, and loads, without lookahead and ismcts."""
+    number of choices written. `space`: a `work_space`. `searching`: None when no seat
+    searches (`choose`), so that such a chunk compiles, and loads, without lookahead and
+    ismcts."""
     n = gp[G_N]
-    st = np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64)
-    gens = seeding.new_block(streams)
-    pos = np.zeros(1, dtype=np.int64)
+    st, gens, pos, work, scores, ahead = space
     picked = np.int64(0)  # not the literal 0: play_simple would compile twice
-    work = work_array()
-    scores = np.zeros((n, RESULT_WIDTH), dtype=np.int64)  # `score_game`'s rows, then copied
-    ahead = np.zeros(n)
     for k in range(seeds.shape[0]):
         base = k % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
@@ -178,6 +175,21 @@ def play_games(
             for i in range(RESULT_WIDTH):
                 results[k * n + p, i] = scores[p, i]
     return picked
+
+
+def work_space(gp: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What `play_games` works in: the state, the block's generators, the turn log's
+    position, a decision's work space, `score_game`'s rows and the random seats' next
+    draws. Allocated here: each array constructor numba compiles costs about 0.1 CPU-s of
+    a cold compile."""
+    return (
+        np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64),
+        mt.new_generators(seeding.BLOCK_GAMES * streams.shape[0]),
+        np.zeros(1, dtype=np.int64),
+        np.empty(WORK),
+        np.zeros((gp[G_N], RESULT_WIDTH), dtype=np.int64),
+        np.zeros(gp[G_N]),
+    )
 
 
 def result_arrays(
