@@ -228,10 +228,13 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
             out[first + lane] = np.int64(digest >> np.uint64(64 - SEED_BITS))
 
 
-@nb.njit(cache=True)
-def new_block(table: np.ndarray) -> np.ndarray:
-    """Generators for the streams of BLOCK_GAMES games (`seed_games` seeds them)."""
+def block_generators(table: np.ndarray) -> np.ndarray:
+    """Generators for the streams of BLOCK_GAMES games (`seed_games` seeds them), made in
+    Python; a compiled play loop makes them with `new_block`, this function compiled."""
     return np.zeros((BLOCK_GAMES * table.shape[0], rng.STATE), dtype=np.uint32)
+
+
+new_block = nb.njit(cache=True)(block_generators)
 
 
 @nb.njit(cache=True)

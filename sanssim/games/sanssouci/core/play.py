@@ -184,7 +184,7 @@ def work_space(gp: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, ...]:
     a cold compile."""
     return (
         np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64),
-        mt.new_generators(seeding.BLOCK_GAMES * streams.shape[0]),
+        seeding.block_generators(streams),
         np.zeros(1, dtype=np.int64),
         np.empty(WORK),
         np.zeros((gp[G_N], RESULT_WIDTH), dtype=np.int64),
