@@ -91,19 +91,28 @@ def _key_addends(value: np.int64) -> tuple[np.uint32, np.uint32]:
     return low, (np.uint32(high + np.uint32(1)) if high != 0 else low)
 
 
-@nb.njit(cache=True)
-def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray) -> None:
+def lane_space() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What `seed_block` works in: LANES generators a word to a row, each lane's previous
+    word, and what init_by_array adds at each lane's even and odd steps. Allocated in
+    Python, as numba compiles every array constructor it meets (about 0.05 CPU-s each)."""
+    return (
+        np.empty((N, LANES), dtype=np.uint32),
+        np.empty(LANES, dtype=np.uint32),
+        np.empty(LANES, dtype=np.uint32),
+        np.empty(LANES, dtype=np.uint32),
+    )
+
+
+@kernel
+def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray, space: tuple) -> None:
     """Seed `gens[rows[k]]` for `values[k]`, then twist it as its first draw would: the
     state `random.Random(values[k])` is in once it has drawn, at position 0, so the same
-    draws as after `seed`.
+    draws as after `seed`. `space`: a `lane_space`.
 
     Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
     by side, word i of every lane together, and twist side by side too; the block is then
     transposed into the generators' rows a square tile at a time."""
-    lanes = np.empty((N, LANES), dtype=np.uint32)
-    prev = np.empty(LANES, dtype=np.uint32)
-    even = np.empty(LANES, dtype=np.uint32)  # added at init_by_array's even steps
-    odd = np.empty(LANES, dtype=np.uint32)  # and at its odd ones
+    lanes, prev, even, odd = space  # even, odd: added at init_by_array's even, odd steps
     for start in range(0, len(rows), LANES):
         used = min(LANES, len(rows) - start)
         for lane in range(LANES):

@@ -7,17 +7,17 @@ text `derive_seed` hashes, and the generators of a block of games are seeded tog
 (`rng.seed_block`), so that no game's streams wait on Python.
 
 A core describes its streams once per chunk (`stream_table`), makes one block of
-generators (`new_block`) and, every `BLOCK_GAMES` games, seeds the next block's streams
-(`seed_games`): game i of a block draws stream s from `gens[i * streams + s]`. A
-stream's parts are short (`stream_table` insists that any game seed's text and theirs
-fit one BLAKE2b block), so each seed is one compression, HASH_LANES games side by side.
+generators and the space to seed them in (`block_space`) and, every `BLOCK_GAMES`
+games, seeds the next block's streams (`seed_games`): game i of a block draws stream s
+from `gens[i * streams + s]`. A stream's parts are short (`stream_table` insists that
+any game seed's text and theirs fit one BLAKE2b block), so each seed is one compression,
+HASH_LANES games side by side.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba as nb
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
@@ -228,37 +228,43 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
             out[first + lane] = np.int64(digest >> np.uint64(64 - SEED_BITS))
 
 
-def block_generators(table: np.ndarray) -> np.ndarray:
-    """Generators for the streams of BLOCK_GAMES games (`seed_games` seeds them), made in
-    Python; a compiled play loop makes them with `new_block`, this function compiled."""
-    return np.zeros((BLOCK_GAMES * table.shape[0], rng.STATE), dtype=np.uint32)
+def block_space(table: np.ndarray) -> tuple:
+    """What `seed_games` works in, for the streams of `table`: first the generators of
+    BLOCK_GAMES games (game i's stream s in row i * streams + s; a play loop draws from
+    them), then the seeds' texts and lengths, `_derive`'s lanes, the derived seeds, the
+    rows and values `rng.seed_block` seeds, and its own `rng.lane_space`. Allocated in
+    Python: every numpy constructor numba compiles costs a core's cold compile about
+    0.05 CPU-s."""
+    streams = table.shape[0]
+    return (
+        np.zeros((BLOCK_GAMES * streams, rng.STATE), dtype=np.uint32),
+        np.empty((BLOCK_GAMES, _WIDEST_INT), dtype=np.uint8),
+        np.empty(BLOCK_GAMES, dtype=np.int64),
+        np.empty((25, HASH_LANES), dtype=np.uint64),
+        np.empty((streams, BLOCK_GAMES), dtype=np.int64),
+        np.empty(BLOCK_GAMES * streams, dtype=np.int64),
+        np.empty(BLOCK_GAMES * streams, dtype=np.int64),
+        rng.lane_space(),
+    )
 
 
-new_block = nb.njit(cache=True)(block_generators)
-
-
-@nb.njit(cache=True)
-def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.ndarray) -> None:
+@kernel
+def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tuple) -> None:
     """Seed the streams of the block of games from `first` (at most BLOCK_GAMES, to the
-    end of `game_seeds`): game first + i's stream s is `gens[i * streams + s]`, drawing
-    as `random.Random` seeded as `table` says (`stream_table`, `rng.seed_block`); UNUSED
-    streams are left as they are."""
+    end of `game_seeds`) in the generators of `space` (a `block_space`): game first + i's
+    stream s is `space[0][i * streams + s]`, drawing as `random.Random` seeded as `table`
+    says (`stream_table`, `rng.seed_block`); UNUSED streams are left as they are."""
+    gens, texts, lengths, lanes, derived, rows, values, lane_space = space
     streams = table.shape[0]
     count = min(BLOCK_GAMES, len(game_seeds) - first)
-    texts = np.empty((count, _WIDEST_INT), dtype=np.uint8)
-    lengths = np.empty(count, dtype=np.int64)
     for i in range(count):
         lengths[i] = _write_int(game_seeds[first + i], texts[i])
-    lanes = np.empty((25, HASH_LANES), dtype=np.uint64)
-    derived = np.empty((streams, count), dtype=np.int64)
     for s in range(streams):
         if table[s, 0] == GAME_SEED:
             for i in range(count):  # loops, not slice assignments: those compile a shape
                 derived[s, i] = game_seeds[first + i]  # check and its message, seconds
         elif table[s, 0] >= 0:
-            _derive(table, s, texts, lengths, lanes, derived[s])
-    rows = np.empty(count * streams, dtype=np.int64)
-    values = np.empty(count * streams, dtype=np.int64)
+            _derive(table, s, texts, lengths[:count], lanes, derived[s])
     used = 0
     for i in range(count):
         for s in range(streams):
@@ -266,4 +272,4 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, gens: np.n
                 rows[used] = i * streams + s
                 values[used] = derived[s, i]
                 used += 1
-    rng.seed_block(gens, rows[:used], values[:used])
+    rng.seed_block(gens, rows[:used], values[:used], lane_space)

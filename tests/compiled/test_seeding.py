@@ -30,9 +30,9 @@ def _text(rest: list[int | str] | tuple[int | str, ...]) -> bytes:
 def _derived(seed: int, *rest: int | str) -> list[int]:
     """The first draws of the stream `seed_games` seeds for `rest` in the game of `seed`."""
     table = seeding.stream_table([tuple(rest)])
-    gens = seeding.new_block(table)
-    seeding.seed_games(table, np.array([seed], dtype=np.int64), 0, gens)
-    return _draws(gens[0], 8)
+    space = seeding.block_space(table)
+    seeding.seed_games(table, np.array([seed], dtype=np.int64), 0, space)
+    return _draws(space[0][0], 8)
 
 
 def _wanted(seed: int, *rest: int | str) -> list[int]:
@@ -74,7 +74,8 @@ def _draws(g: np.ndarray, count: int = 700) -> list[int]:
 def test_seed_block_draws_as_random_random(values: list[int]) -> None:
     gens = rng.new_generators(len(values) + 1)
     rows = np.arange(len(values), dtype=np.int64)[::-1].copy()  # any rows, in any order
-    rng.seed_block(gens, rows, np.array(values, dtype=np.uint64).view(np.int64))
+    seeds = np.array(values, dtype=np.uint64).view(np.int64)
+    rng.seed_block(gens, rows, seeds, rng.lane_space())
     for row, value in zip(rows, values, strict=True):
         py = random.Random(value)
         assert _draws(gens[row]) == [py.getrandbits(32) for _ in range(700)]
@@ -85,10 +86,11 @@ def test_seed_block_draws_as_random_random(values: list[int]) -> None:
 def test_seed_games_seeds_each_stream_as_the_python_engine_does() -> None:
     table = seeding.stream_table([seeding.GAME_SEED, ("bag",), seeding.UNUSED, strategy_parts(1)])
     game_seeds = np.array([derive_seed(1, i) for i in range(seeding.BLOCK_GAMES + 5)])
-    gens = seeding.new_block(table)
+    space = seeding.block_space(table)
+    gens = space[0]
     for first in (0, seeding.BLOCK_GAMES):  # a whole block, then the last few games
         gens[:] = 0
-        seeding.seed_games(table, game_seeds, first, gens)
+        seeding.seed_games(table, game_seeds, first, space)
         for i, seed in enumerate(game_seeds[first:].tolist()[: seeding.BLOCK_GAMES]):
             streams = [random.Random(seed), random.Random(derive_seed(seed, "bag")), None]
             streams.append(random.Random(strategy_seed(seed, 1)))

@@ -22,11 +22,12 @@ def test_every_stream_is_derive_seeds() -> None:
     edges = [0, 1, 9, 10, -1, -10, 2**63 - 1, -(2**63)]
     game_seeds = edges + [draw.randrange(-(2**63), 2**63) for _ in range(130)]
     seeds = np.array(game_seeds, dtype=np.int64)
-    gens = seeding.new_block(table)
+    space = seeding.block_space(table)
+    gens = space[0]
     streams = table.shape[0]
     for first in range(0, len(seeds), seeding.BLOCK_GAMES):
         gens[:] = 0
-        seeding.seed_games(table, seeds, first, gens)
+        seeding.seed_games(table, seeds, first, space)
         for i, seed in enumerate(game_seeds[first : first + seeding.BLOCK_GAMES]):
             assert not gens[i * streams + 1].any()
             wanted = [(2 + k, derive_seed(seed, *parts)) for k, parts in enumerate(PARTS)]

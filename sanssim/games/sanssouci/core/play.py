@@ -149,12 +149,13 @@ def play_games(
     searches (`choose`), so that such a chunk compiles, and loads, without lookahead and
     ismcts."""
     n = gp[G_N]
-    st, gens, pos, work, scores, ahead = space
+    st, seeder, pos, work, scores, ahead = space
+    gens = seeder[0]
     picked = np.int64(0)  # not the literal 0: play_simple would compile twice
     for k in range(seeds.shape[0]):
         base = k % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
-            seeding.seed_games(streams, seeds, k, gens)
+            seeding.seed_games(streams, seeds, k, seeder)
         g = gens[base]
         deal(st, gp, g, record)
         draw_ahead(gens, base, kinds, ahead)
@@ -178,13 +179,13 @@ def play_games(
 
 
 def work_space(gp: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, ...]:
-    """What `play_games` works in: the state, the block's generators, the turn log's
-    position, a decision's work space, `score_game`'s rows and the random seats' next
-    draws. Allocated here: each array constructor numba compiles costs about 0.1 CPU-s of
-    a cold compile."""
+    """What `play_games` works in: the state, the seeding's space (the block's generators
+    first: `seeding.block_space`), the turn log's position, a decision's work space,
+    `score_game`'s rows and the random seats' next draws. Allocated here: each array
+    constructor numba compiles costs about 0.1 CPU-s of a cold compile."""
     return (
         np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64),
-        seeding.block_generators(streams),
+        seeding.block_space(streams),
         np.zeros(1, dtype=np.int64),
         np.empty(WORK),
         np.zeros((gp[G_N], RESULT_WIDTH), dtype=np.int64),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from sanssim.compiled import SEARCHING, CoreChunk, searching, strategy_family
+from sanssim.compiled import SEARCHING, CoreChunk, searching, seeding, strategy_family
 from sanssim.compiled.seeding import stream_table
 from sanssim.errors import ConfigError
 from sanssim.games.seikatsu.config import GameConfig
@@ -127,13 +127,15 @@ class SeikatsuCore:
         ranks = np.zeros((count, t[N_SIDES]), dtype=np.int64)
         pairs = frames.id_pairs(games)
         seeds = np.ascontiguousarray(pairs[:, 1])
+        streams = _streams(game)
         written = play_games(
             t,
             codes,
             weights,
             POLICY,
             seeds,
-            _streams(game),
+            streams,
+            seeding.block_space(streams),
             record,
             log,
             start,

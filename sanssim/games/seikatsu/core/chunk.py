@@ -45,11 +45,11 @@ from sanssim.games.seikatsu.core.tables import (
 
 @nb.njit(cache=True)
 def play_games(
-    t, codes, weights, policy, seeds, streams, record: bool, log, start, scores, rows, ranks,
-    searching: bool | None,
+    t, codes, weights, policy, seeds, streams, seeder: tuple, record: bool, log, start,
+    scores, rows, ranks, searching: bool | None,
 ):  # fmt: skip
     """Play one game per game seed in `seeds`, its streams the bag's, then each seat's
-    (`streams`, a `seeding.stream_table`). Writes the turn
+    (`streams`, a `seeding.stream_table`; `seeder`, its `seeding.block_space`). Writes the turn
     log (with `record`), and per game: start tiles, scores (side bird points, side
     totals, own bird points, koi played), each side's row points and ranks. Returns the
     number of log rows written. `searching`: None when no seat searches, so that numba
@@ -57,7 +57,7 @@ def play_games(
     n = t[N_PLAYERS]
     sides = t[N_SIDES]
     s = new_state(t)
-    gens = seeding.new_block(streams)
+    gens = seeder[0]
     stats = np.zeros((max(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
     floats = float_work(t)
     ints = int_work(t)
@@ -68,7 +68,7 @@ def play_games(
     for gi in range(seeds.shape[0]):
         base = gi % seeding.BLOCK_GAMES * (n + 1)
         if base == 0:
-            seeding.seed_games(streams, seeds, gi, gens)
+            seeding.seed_games(streams, seeds, gi, seeder)
         deal(t, s, gens[base], counts)
         first = row
         while True:

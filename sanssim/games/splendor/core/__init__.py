@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from sanssim.compiled import SEARCHING, ChunkRefused, CoreChunk, searching, strategy_family
+from sanssim.compiled import SEARCHING, ChunkRefused, CoreChunk, searching, seeding, strategy_family
 from sanssim.compiled.seeding import UNUSED, stream_table
 from sanssim.games.logs import results_frame, turns_frame, with_chosen
 from sanssim.games.splendor.actions import END_REASONS, N_GEMS, N_LEVELS
@@ -145,6 +145,7 @@ class SplendorCore:
             layout.state_size(game),
             seeds,
             streams,
+            seeding.block_space(streams),
             seat_kinds,
             params,
             int(record),

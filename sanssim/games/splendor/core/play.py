@@ -115,6 +115,7 @@ def play_games(
     size: int,
     seeds: np.ndarray,
     streams: np.ndarray,
+    seeder: tuple,
     kinds: np.ndarray,
     params: np.ndarray,
     record: int,
@@ -127,7 +128,7 @@ def play_games(
     games = seeds.shape[0]
     n = cfg[C_N]
     S = np.zeros(size, dtype=np.int64)
-    gens = seeding.new_block(streams)
+    gens = seeder[0]
     most = cfg[C_MAX_ROUNDS] * n if record else 0  # turns a game can last
     seats = np.zeros((games * n, SEAT_ROW), dtype=np.int64)
     per_game = np.zeros((games, G_IN_PLAY + cfg[C_NOBLES]), dtype=np.int64)
@@ -146,7 +147,7 @@ def play_games(
         game_log = log[rows:]
         base = i % seeding.BLOCK_GAMES * streams.shape[0]
         if base == 0:
-            seeding.seed_games(streams, seeds, i, gens)
+            seeding.seed_games(streams, seeds, i, seeder)
         deal(S, cfg, cards, record, gens, base)
         settle(S, cfg, cards, nobles, game_log)
         first_pick = picked
