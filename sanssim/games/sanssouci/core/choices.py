@@ -11,6 +11,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_count, low_bit
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import (
     CARD_PAIR,
     CARD_SYMBOL,
@@ -79,7 +80,7 @@ def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     st[LEGAL_LEN] = SIDES_PER_BOARD
 
 
-@nb.njit(cache=True, _nrt=False, forceinline=True)
+@kernel(forceinline=True)
 def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
     """The TAKE decision's legal choices (a dealt game's single one is applied by
     `play_simple`, a later one by the rules): each card's slots, its kind picked by
