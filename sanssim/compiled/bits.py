@@ -4,36 +4,49 @@ transposed in vector registers."""
 
 from __future__ import annotations
 
-import numba as nb
-import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
 
-@nb.njit(cache=True)
-def bit_length(x: np.int64) -> np.int64:
+def _one_instruction(emit):
+    """An intrinsic on an integer mask, taken as int64, whose int64 result `emit(builder,
+    mask)` computes: written into its caller, no function of its own to compile."""
+
+    def typer(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            return emit(builder, context.cast(builder, args[0], x, types.int64))
+
+        return types.int64(x), codegen
+
+    typer.__name__ = emit.__name__
+    typer.__doc__ = emit.__doc__
+    return intrinsic(typer)
+
+
+_WORD = ir.IntType(64)
+_ANY = ir.Constant(ir.IntType(1), 0)  # ctlz and cttz of 0 defined: 64
+
+
+@_one_instruction
+def bit_length(builder, x):
     """`int.bit_length` of a non-negative mask (0 for 0)."""
-    return np.int64(64 - leading_zeros(np.int64(x)))
+    return builder.sub(ir.Constant(_WORD, 64), builder.ctlz(x, _ANY))
 
 
-@nb.njit(cache=True)
-def low_bit(x: np.int64) -> np.int64:
+@_one_instruction
+def low_bit(builder, x):
     """Index of the lowest set bit of a non-zero mask."""
-    return np.int64(trailing_zeros(np.int64(x)))
+    return builder.cttz(x, _ANY)
 
 
-@intrinsic
-def bit_count(typingctx, x):
+@_one_instruction
+def bit_count(builder, x):
     """Set bits of a non-negative mask (`int.bit_count`): one `ctpop` instruction."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
-
-    return types.int64(x), codegen
+    return builder.ctpop(x)
 
 
 TILE = 16  # a tile's side: 16 words of 32 bits, 64 bytes, one cache line and one vector

@@ -7,6 +7,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_length, low_bit
+from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import N_SLOTS
 from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.layout import (
@@ -48,7 +49,7 @@ def paid_sum(mask: np.int64, gp: np.ndarray) -> np.int64:
     return total
 
 
-@nb.njit(cache=True)
+@kernel
 def deepest_row(mask: np.int64) -> np.int64:
     return (bit_length(mask) - 1) // N_COLS + 1 if mask else 0
 
