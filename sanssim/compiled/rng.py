@@ -302,7 +302,7 @@ def shuffle(g: np.ndarray, x: np.ndarray, n: int) -> None:
             j, at = two_tries(g, at, i + 1, k)
         if j > i:  # both tries rejected, or none read: the draw goes on from `at`
             g[N] = at
-            j = below(g, i + 1)
+            j = randbelow(g, i + 1)
             at = g[N]
         tmp = x[i]
         x[i] = x[j]
