@@ -117,7 +117,7 @@ def _options(st: np.ndarray, p: np.int64) -> np.int64:
     return st[REACH + p] & ~st[GARDENERS + p] & st[NOBLE_ZONE + p]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def _move_value(
     st: np.ndarray,
     gp: np.ndarray,

@@ -29,7 +29,7 @@ from sanssim.games.sanssouci.garden import FULL
 BELOW = np.array(_BELOW, dtype=np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def row_sum(mask: np.int64) -> np.int64:
     """Row values of the squares in `mask` (tactics.row_sum)."""
     total = 0
@@ -54,13 +54,13 @@ def deepest_row(mask: np.int64) -> np.int64:
     return (bit_length(mask) - 1) // N_COLS + 1 if mask else 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def target_of(st: np.ndarray, gp: np.ndarray, p: np.int64, slot: np.int64) -> np.int64:
     symbol = st[DISPLAY + slot]
     return gp[gp[G_TARGET] + st[GARDEN + p] * N_SLOTS * N_SYMBOLS + slot * N_SYMBOLS + symbol]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def gardener_spots(occupied: np.int64, target: np.int64) -> np.int64:
     """Where a gardener may go when `target` is occupied (tactics.Garden.landing)."""
     free = ~occupied & FULL
@@ -68,7 +68,7 @@ def gardener_spots(occupied: np.int64, target: np.int64) -> np.int64:
     return spots if spots else free
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def mission_columns(st: np.ndarray, gp: np.ndarray, p: np.int64) -> np.int64:
     """The columns of the seat's two missions, as a mask of squares."""
     columns = gp[G_SYMBOL_COLUMN] + st[GARDEN + p] * N_SYMBOLS
