@@ -59,7 +59,7 @@ STOP = np.int64(1) << 62
 UNROLL = 4  # squares `set_legal_bits` writes per loop test: 54 of them fill the room, 56
 
 
-@step
+@kernel(forceinline=True)
 def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
     """The legal choices: the squares of `mask`, lowest first (engine.bits), written
     UNROLL at a time, so that a mask of up to four squares takes one loop test."""
@@ -72,7 +72,7 @@ def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
             k += 1
 
 
-@step
+@kernel(forceinline=True)
 def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
     board = st[EXP_BOARD + st[CURRENT]]
     for k in range(SIDES_PER_BOARD):

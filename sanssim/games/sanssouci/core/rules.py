@@ -105,14 +105,14 @@ LANDSCAPE, GARDENER = np.bool_(False), np.bool_(True)
 flood = kernel(engine.flood)  # the engine's own flood fill, compiled as it is
 
 
-@step
+@kernel(forceinline=True)
 def put_tile(st: np.ndarray, slot: int, symbol: np.int64) -> None:
     st[DISPLAY + slot] = symbol
     st[SLOT_OF_SYMBOL + symbol] |= np.int64(1) << slot
     st[FILLED] |= np.int64(1) << slot
 
 
-@step
+@kernel(forceinline=True)
 def _take(st: np.ndarray, slot: int) -> np.int64:
     symbol = st[DISPLAY + slot]
     st[DISPLAY + slot] = -1
@@ -121,7 +121,7 @@ def _take(st: np.ndarray, slot: int) -> np.int64:
     return symbol
 
 
-@step
+@kernel(forceinline=True)
 def pop_supply(st: np.ndarray) -> np.int64:
     st[SUPPLY_LEN] -= 1
     return st[SUPPLY + st[SUPPLY_LEN]]
@@ -154,7 +154,7 @@ def reshuffle(st: np.ndarray, g: np.ndarray, slot: int) -> int:
     return count
 
 
-@step
+@kernel(forceinline=True)
 def _play_card(st: np.ndarray, p: np.int64, index: np.int64) -> np.int64:
     """Pop the hand's card at `index` (a hand of at most two)."""
     base = HANDS + HAND_SIZE * p
