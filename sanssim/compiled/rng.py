@@ -210,7 +210,7 @@ def word(g: np.ndarray) -> np.uint32:
     return _temper(y)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def _temper(y: np.uint32) -> np.uint32:
     """A state word as the generator outputs it."""
     y ^= y >> np.uint32(11)
@@ -255,7 +255,7 @@ def below(g: np.ndarray, n: np.int64) -> np.int64:
     return r
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@kernel(forceinline=True)
 def two_tries(g: np.ndarray, at: np.int64, n: np.int64, k: np.int64) -> tuple[np.int64, np.int64]:
     """`_randbelow(n)`'s first two tries of k <= 32 bits, read at once from words `at` and
     `at + 1` (`at < N - 1`), the one taken picked without a branch, since whether a try is
@@ -274,7 +274,7 @@ def randrange(g: np.ndarray, start: np.int64, stop: np.int64) -> np.int64:
     return start + randbelow(g, stop - start)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@kernel(forceinline=True)
 def random(g: np.ndarray) -> float:
     """`random()`: a 53-bit float in [0, 1), from two words, read together when no twist
     falls between them. Inlined where it is called: a random seat draws it at every
