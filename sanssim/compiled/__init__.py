@@ -183,15 +183,33 @@ def prepare(core: Core, specs: Sequence[StrategySpec] | None = None) -> None:
     name = f"sanssim-{type(core).__name__}"
     digest = _digest(folders)
     marker = cache_dir() / f"{name}-{digest}-{family}.ready"
-    if not marker.exists():
-        print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
-        if not any(cache_dir().glob(f"{name}-{digest}-*.ready")):
-            _drop_cached(folders)
-    with _few_collections():
-        core.compile(family)
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.touch()
+    with _compiling_alone(cache_dir() / f"{name}.lock"):
+        if not marker.exists():
+            print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
+            if not any(cache_dir().glob(f"{name}-{digest}-*.ready")):
+                _drop_cached(folders)
+        with _few_collections():
+            core.compile(family)
+        marker.touch()
     _PREPARED.add((type(core), family))
+
+
+@contextmanager
+def _compiling_alone(lock: Path) -> Iterator[None]:
+    """Hold `lock` (an exclusive lock on that file, released when the process ends, however
+    it ends) while a core's cache is checked, dropped or written: two processes preparing
+    one core at once (two runs started together, a test suite's workers) would otherwise
+    drop each other's cache files as they are written. The second waits for the first's
+    compile, then loads it. Without `fcntl` (Windows), no lock."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
 
 
 _PREPARED: set[tuple[type, str]] = set()

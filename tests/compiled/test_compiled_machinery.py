@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -54,6 +56,35 @@ def test_a_core_compiles_once_saying_so_the_first_time(monkeypatch, tmp_path, ca
     monkeypatch.setattr(compiled, "_PREPARED", set())  # a new process: loads the cache
     compiled.prepare(core)  # type: ignore[arg-type]
     assert core.compiles == 2 and capsys.readouterr().err == ""
+
+
+class SlowCore(CountingCore):
+    """A core whose compile takes a while, noting the most compiles ever in progress."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running = self.most = 0
+
+    def compile(self, family: str) -> None:
+        self.running += 1
+        self.most = max(self.most, self.running)
+        time.sleep(0.3)
+        self.compiles += 1
+        self.running -= 1
+
+
+def test_two_preparing_at_once_take_turns(monkeypatch, tmp_path, capsys) -> None:
+    """Two runs started together into an empty cache: the first compiles, the second waits
+    and then loads (each drops and writes the cache alone, under a lock on a file)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    core = SlowCore()
+    both = [threading.Thread(target=compiled.prepare, args=(core,)) for _ in range(2)]
+    for thread in both:
+        thread.start()
+    for thread in both:
+        thread.join()
+    assert core.compiles == 2 and core.most == 1
+    assert capsys.readouterr().err == "compiling the counting engine, first run only\n"
 
 
 class FailingCore(CountingCore):
