@@ -31,7 +31,7 @@ class Kernel(CPUDispatcher):
     def __call__(self, *args: Any) -> Any:
         twin = self.__dict__.get("_twin")
         if twin is None:
-            twin = self._twin = nb.njit(_nrt=False, **self._inlining)(self.py_func)
+            twin = self._twin = nb.njit(_nrt=False)(self.py_func)
         return twin(*args)
 
 
@@ -42,7 +42,6 @@ def kernel(fn: Callable | None = None, /, **inlining: bool) -> Any:
     def make(fn: Callable) -> Kernel:
         options = {"nopython": True, "_nrt": False, "no_cpython_wrapper": True, **inlining}
         made = Kernel(py_func=fn, locals={}, targetoptions=options)
-        made._inlining = inlining
         made.enable_caching()
         return made
 
