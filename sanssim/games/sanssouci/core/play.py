@@ -39,7 +39,7 @@ from sanssim.games.sanssouci.core.strategies import (
     choose_simple,
     random_pick,
 )
-from sanssim.games.sanssouci.core.weights import WORK
+from sanssim.games.sanssouci.core.weights import work_array
 
 
 @nb.njit(cache=True)
@@ -182,12 +182,13 @@ def work_space(gp: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, ...]:
     """What `play_games` works in: the state, the seeding's space (the block's generators
     first: `seeding.block_space`), the turn log's position, a decision's work space,
     `score_game`'s rows and the random seats' next draws. Allocated here: each array
-    constructor numba compiles costs about 0.1 CPU-s of a cold compile."""
+    constructor numba compiles costs a cold compile about 0.05 CPU-s (the work space by
+    `work_array`'s own Python function, not compiled for this)."""
     return (
         np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64),
         seeding.block_space(streams),
         np.zeros(1, dtype=np.int64),
-        np.empty(WORK),
+        work_array.py_func(),
         np.zeros((gp[G_N], RESULT_WIDTH), dtype=np.int64),
         np.zeros(gp[G_N]),
     )
