@@ -121,7 +121,8 @@ def play_games(
     record: int,
     searching: bool | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one game per game seed in `seeds`; (seat rows, game rows, turns per game,
+    """Play one game per game seed in `seeds`, its streams drawn as `streams` says, from the
+    generators of `seeder` (`seeding.block_space`); (seat rows, game rows, turns per game,
     records, choices). A game where a strategy fails stops there: its end reason is
     FAILED, it logs no turn. `searching`: None when no seat searches, so that numba
     prunes the searches' branch and such a chunk compiles, and loads, without them."""
