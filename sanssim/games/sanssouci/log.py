@@ -171,9 +171,9 @@ def seat_columns(game: Game, values: np.ndarray) -> dict[str, Any]:
     sides = [s.id for s in comps.garden_sides]
     expansions = [e.id for e in comps.expansion_sides]
     series = {
-        "expansion": [config.expansion] * rows,
-        "duplicate_reshuffle": [config.duplicate_reshuffle] * rows,
-        "tile_set": [config.resolved_tile_set] * rows,
+        "expansion": np.full(rows, config.expansion),
+        "duplicate_reshuffle": np.full(rows, config.duplicate_reshuffle),
+        "tile_set": pl.repeat(config.resolved_tile_set, rows, dtype=pl.String, eager=True),
         "garden_side": coded(column["garden_side"], sides),
         "expansion_side": coded(column["expansion_side"], expansions),
         "mission_a": coded(column["mission_a"], SYMBOLS),

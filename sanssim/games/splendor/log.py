@@ -147,7 +147,7 @@ def seat_columns(game: Game, cols: dict[str, Any]) -> dict[str, Any]:
         "gold_tokens": cfg.gold_tokens,
     }
     for name, value in constants.items():
-        cols[name] = [value] * rows
+        cols[name] = np.full(rows, value)
     cols["turns_taken"] = cols["rounds"]
     cols["hit_round_cap"] = [r == "round_cap" for r in cols["end_reason"]]
     widths = {"nobles_in_play": cfg.resolved_nobles, "bonuses": N_GEMS, "tokens": N_GEMS + 1}
