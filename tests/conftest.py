@@ -9,11 +9,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from sanssim import compiled
 from sanssim.cli import main
+from sanssim.games import game_names, get_game
 
 # Each game's test folder is importable from every test (the compiled cores' tests share its
 # positions), whatever order pytest collects the folders in.
 sys.path[:0] = [str(p) for p in sorted((Path(__file__).parent / "games").iterdir()) if p.is_dir()]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_stale_compiled_code() -> None:
+    """Each test process drops stale compiled code before its first test: many tests call
+    a core's cached functions directly, and a drop by another worker's first `prepare`
+    would remove the cache files they are writing."""
+    for name in game_names():
+        core = get_game(name).core()
+        if core is not None:
+            compiled.forget_stale(core)
 
 
 def sanssim_run(

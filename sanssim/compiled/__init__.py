@@ -179,37 +179,55 @@ def prepare(core: Core, specs: Sequence[StrategySpec] | None = None) -> None:
     family = core.family(specs)
     if (type(core), family) in _PREPARED:
         return
-    folders = _source_folders(core)
-    name = f"sanssim-{type(core).__name__}"
-    digest = _digest(folders)
-    marker = cache_dir() / f"{name}-{digest}-{family}.ready"
-    with _compiling_alone(cache_dir() / f"{name}.lock"):
+    with _compiling_alone(core) as sources:
+        marker = cache_dir() / f"{sources}-{family}.ready"
         if not marker.exists():
             print(f"compiling {core.title}, first run only", file=sys.stderr, flush=True)
-            if not any(cache_dir().glob(f"{name}-{digest}-*.ready")):
-                _drop_cached(folders)
+            _forget_stale(core, sources)
         with _few_collections():
             core.compile(family)
         marker.touch()
     _PREPARED.add((type(core), family))
 
 
+def forget_stale(core: Core) -> None:
+    """Drop `core`'s cached code if other sources compiled it, as `prepare` does before it
+    compiles, without compiling: for a process that calls a core's cached functions
+    directly, not through `prepare` (a test suite's workers, before their first test), so
+    that no other process's first `prepare` drops the cache files it is writing."""
+    with _compiling_alone(core) as sources:
+        _forget_stale(core, sources)
+
+
+def _forget_stale(core: Core, sources: str) -> None:
+    """`forget_stale` under the core's lock, `sources` its sources' name: once for these
+    sources (a marker says so), since later compiles for them are theirs to keep."""
+    checked = cache_dir() / f"{sources}.checked"
+    if not checked.exists():
+        _drop_cached(_source_folders(core))
+        checked.touch()
+
+
 @contextmanager
-def _compiling_alone(lock: Path) -> Iterator[None]:
-    """Hold `lock` (an exclusive lock on that file, released when the process ends, however
-    it ends) while a core's cache is checked, dropped or written: two processes preparing
-    one core at once (two runs started together, a test suite's workers) would otherwise
-    drop each other's cache files as they are written. The second waits for the first's
-    compile, then loads it. Without `fcntl` (Windows), no lock."""
+def _compiling_alone(core: Core) -> Iterator[str]:
+    """The name of `core`'s current sources (`_digest`), while holding the core's lock (an
+    exclusive lock on a file, released when the process ends, however it ends) as its
+    cache is checked, dropped or written: two processes preparing one core at once (two
+    runs started together, a test suite's workers) would otherwise drop each other's cache
+    files as they are written. The second waits for the first's compile, then loads it.
+    Without `fcntl` (Windows), no lock."""
+    name = f"sanssim-{type(core).__name__}"
+    sources = f"{name}-{_digest(_source_folders(core))}"
+    lock = cache_dir() / f"{name}.lock"
     lock.parent.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
     except ImportError:
-        yield
+        yield sources
         return
     with open(lock, "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        yield
+        yield sources
 
 
 _PREPARED: set[tuple[type, str]] = set()

@@ -58,6 +58,42 @@ def test_a_core_compiles_once_saying_so_the_first_time(monkeypatch, tmp_path, ca
     assert core.compiles == 2 and capsys.readouterr().err == ""
 
 
+def test_cached_code_is_dropped_once_for_new_sources(monkeypatch, tmp_path) -> None:
+    """numba cannot tell that a constant a cached function reads from another module has
+    changed: a core's cached code is dropped before the first compile for new sources,
+    and kept from then on (by `prepare` and by `forget_stale` alike)."""
+    from numba.core.caching import _CacheLocator
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    core = CountingCore()
+    folder = compiled._source_folders(core)[0]  # type: ignore[arg-type]
+    cached = tmp_path / _CacheLocator.get_suitable_cache_subpath(str(folder / "x.py")) / "f.nbi"
+
+    def write_cached() -> None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.touch()
+
+    def new_process() -> None:
+        monkeypatch.setattr(compiled, "_PREPARED", set())
+
+    new_process()
+    write_cached()  # left by a compile of other sources
+    compiled.prepare(core)  # type: ignore[arg-type]
+    assert not cached.exists()
+    write_cached()  # this compile's
+    new_process()
+    compiled.prepare(core)  # type: ignore[arg-type]
+    compiled.forget_stale(core)  # type: ignore[arg-type]
+    assert cached.exists() and core.compiles == 2
+    monkeypatch.setattr(compiled, "_digest", lambda folders: "edited")
+    compiled.forget_stale(core)  # type: ignore[arg-type]
+    assert not cached.exists()
+    write_cached()
+    new_process()
+    compiled.prepare(core)  # type: ignore[arg-type]
+    assert cached.exists() and core.compiles == 3
+
+
 class SlowCore(CountingCore):
     """A core whose compile takes a while, noting the most compiles ever in progress."""
 
