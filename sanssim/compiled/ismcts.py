@@ -115,9 +115,7 @@ def step(
             untried = i
     if untried >= 0:
         pick = untried
-        nodes[used, ACTION] = options[untried]
-        nodes[used, FIRST] = -1
-        nodes[used, NEXT] = nodes[node, FIRST]
+        new_node(nodes, totals, used, options[untried], nodes[node, FIRST])
         nodes[node, FIRST] = used
         found[untried] = used
     else:
@@ -134,6 +132,22 @@ def step(
         if found[i] >= 0:
             nodes[found[i], AVAILABLE] += 1
     return found[pick]
+
+
+@kernel(forceinline=True)
+def new_node(
+    nodes: np.ndarray, totals: np.ndarray, at: np.int64, action: np.int64, sibling: np.int64
+) -> None:
+    """Node `at`, reached by `action`, childless, never visited, its next sibling `sibling`.
+    The tree is allocated empty, each node set as it is made: numba's `np.zeros` costs a
+    cold compile about 0.1 CPU-s for each type it makes."""
+    nodes[at, ACTION] = action
+    nodes[at, FIRST] = -1
+    nodes[at, NEXT] = sibling
+    nodes[at, VISITS] = 0
+    nodes[at, AVAILABLE] = 0
+    for q in range(totals.shape[1]):
+        totals[at, q] = 0.0
 
 
 @kernel
@@ -248,12 +262,14 @@ def searcher(
     def search(ctx, root, legal, g, p, sides, room, visits, means):  # type: ignore[no-untyped-def]
         n = sides.shape[0]
         iterations = max(1, np.int64(p[I_ITERATIONS]))
-        nodes = np.zeros((iterations + 1, 5), dtype=np.int64)
-        nodes[0, FIRST] = -1
-        totals = np.zeros((iterations + 1, n), dtype=np.float64)
-        counters = np.array([1, -1], dtype=np.int64)
+        nodes = np.empty((iterations + 1, 5), dtype=np.int64)
+        totals = np.empty((iterations + 1, n), dtype=np.float64)
+        new_node(nodes, totals, np.int64(0), np.int64(-1), np.int64(-1))  # the root
+        counters = np.empty(2, dtype=np.int64)
+        counters[USED] = 1
+        counters[ROOT_OPTIONS] = -1
         path = np.empty(iterations + 1, dtype=np.int64)
-        world = np.empty_like(root)
+        world = root.copy()  # for `determinize` to fill: cheaper to compile than empty_like
         first = np.empty(room, dtype=np.int64)
         tried = np.empty(room, dtype=np.int64)
         found = np.empty(room, dtype=np.int64)

@@ -119,17 +119,25 @@ def ismcts(
     """IsmctsStrategy.choose for the current seat (its `terms` in `visits` and `means`, one
     per legal choice); `w`: the default heuristic's weights, then the search's parameters."""
     n = gp[G_N]
+    wg = np.empty(mt.STATE, dtype=np.uint32)  # no np.zeros, np.full or np.arange: each
+    pos = np.empty(1, dtype=np.int64)  # costs a cold compile about 0.1 CPU-s
+    taken = np.empty(1, dtype=np.int64)
+    sides = np.empty(n, dtype=np.int64)
+    for i in range(mt.STATE):
+        wg[i] = 0
+    pos[0], taken[0] = 0, -1
+    for p in range(n):
+        sides[p] = p
     ctx = (
         gp,
         w,
-        np.zeros(mt.STATE, dtype=np.uint32),
+        wg,
         np.empty((0, RECORD_WIDTH), dtype=np.int16),
-        np.zeros(1, dtype=np.int64),
-        np.zeros((n, RESULT_WIDTH), dtype=np.int64),
+        pos,
+        np.empty((n, RESULT_WIDTH), dtype=np.int64),  # score_game's: every row written
         work_array(),
         np.empty(LEGAL_ROOM, dtype=np.int64),
-        np.full(1, -1, dtype=np.int64),
+        taken,
     )
     legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()
-    sides = np.arange(n)
     return _search(ctx, st, legal, g, w[W_SEARCH:], sides, LEGAL_ROOM, visits, means)

@@ -131,11 +131,13 @@ def ranked(
     (a stable sort's first `width`, NaN last, picked one by one: numba's sorts cost
     seconds of compile)."""
     n_legal = st[LEGAL_LEN]
-    scores = np.empty(n_legal)
+    scores = np.empty(n_legal, dtype=np.float64)
     heuristic_scores(st, gp, hw, scores, work)
     keep = min(max(1, width), n_legal)
     options = np.empty(keep, dtype=np.int64)
-    taken = np.zeros(n_legal, dtype=np.bool_)
+    taken = np.empty(n_legal, dtype=np.bool_)
+    for j in range(n_legal):
+        taken[j] = False
     for i in range(keep):
         best = -1
         for j in range(n_legal):
@@ -164,7 +166,7 @@ def _margin(
         action = best_by_score(world, gp, np.int64(HEURISTIC), hw, work)
         apply(world, gp, wg, action, log, pos)
     n = gp[G_N]
-    totals = np.zeros((n, RESULT_WIDTH), dtype=np.int64)
+    totals = np.empty((n, RESULT_WIDTH), dtype=np.int64)  # score_game writes every row
     score_game(world, gp, totals)
     best_other = -(1 << 62)
     for p in range(n):
@@ -184,13 +186,18 @@ def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> n
     if k == 1:
         return options[0]
     worlds = max(1, np.int64(w[W_ROLLOUTS]) // k)
-    totals = np.zeros(k)
-    world = np.empty_like(st)
-    trial = np.empty_like(st)
-    wg = np.zeros(mt.STATE, dtype=np.uint32)
-    trial_g = np.zeros(mt.STATE, dtype=np.uint32)
+    totals = np.empty(k, dtype=np.float64)  # no np.zeros nor np.empty_like: each type
+    world = st.copy()  # they make costs a cold compile about 0.1 CPU-s
+    trial = st.copy()
+    wg = np.empty(mt.STATE, dtype=np.uint32)
+    trial_g = np.empty(mt.STATE, dtype=np.uint32)
     log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
-    pos = np.zeros(1, dtype=np.int64)
+    pos = np.empty(1, dtype=np.int64)
+    for i in range(k):
+        totals[i] = 0.0
+    for i in range(mt.STATE):
+        wg[i] = 0
+    pos[0] = 0
     for _ in range(worlds):
         determinize(st, gp, world, wg, g, me)
         for i in range(k):

@@ -59,7 +59,7 @@ def choose(
         if kind == LOOKAHEAD:
             return lookahead(st, gp, w, g)
         if kind == ISMCTS:
-            scratch = np.empty(st[LEGAL_LEN])
+            scratch = np.empty(st[LEGAL_LEN], dtype=np.float64)
             return ismcts(st, gp, w, g, scratch, scratch.copy())
     return choose_simple(st, gp, kind, w, g, work)
 

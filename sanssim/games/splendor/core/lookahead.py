@@ -114,8 +114,8 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         return S[L.LEGAL + order[0]]
     worlds = max(1, int(params[W_ROLLOUTS]) // tried)
     totals = np.zeros(tried, dtype=np.float64)
-    world = np.empty_like(S)
-    state = np.empty_like(S)
+    world = S.copy()  # for `determinize` and `copy` to fill: cheaper to compile than
+    state = S.copy()  # np.empty_like, which the shared search does not compile
     log = np.zeros((1, RECORD_WIDTH), dtype=np.int32)  # never written: no record
     me = S[L.H_CURRENT]
     hidden, pool = determinize_work(cfg)
