@@ -40,7 +40,7 @@ from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score
 from sanssim.games.sanssouci.core.weights import TILES, W_SEARCH, work_array
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
     determinize(root, ctx[0], world, ctx[2], g, root[CURRENT])
     ctx[8][0] = -1  # no rollout take scored in this world yet
