@@ -11,9 +11,11 @@ plain `njit` (numba refuses to compile it as a kernel).
 Compiled code calls a kernel; Python does not (a core's entry points are plain `njit`).
 So numba compiles no Python entry for it (`no_cpython_wrapper`): each entry unboxes every
 argument, and every library that links the kernel compiled that code again, about 0.5 of
-a Sanssouci core's 11 CPU-s of cold compile. numba's own dispatcher would crash calling
-such a function from Python; a `Kernel` called from Python (a test, say) calls its twin
-instead, the same function compiled with an entry, once per process and not cached.
+a Sanssouci core's 11 CPU-s of cold compile. Nor a C entry (`no_cfunc_wrapper`), which
+nothing calls either: about 1 CPU-s less of the whole Sanssouci core's 17. numba's own
+dispatcher would crash calling such a function from Python; a `Kernel` called from
+Python (a test, say) calls its twin instead, the same function compiled with an entry,
+once per process and not cached.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def kernel(fn: Callable | None = None, /, **inlining: bool) -> Any:
     inlines where it is called (typed and compiled once, unlike numba's `inline`)."""
 
     def make(fn: Callable) -> Kernel:
-        options = {"nopython": True, "_nrt": False, "no_cpython_wrapper": True, **inlining}
+        entries = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+        options = {"nopython": True, "_nrt": False, **entries, **inlining}
         made = Kernel(py_func=fn, locals={}, targetoptions=options)
         made.enable_caching()
         return made
