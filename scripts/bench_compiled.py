@@ -3,6 +3,7 @@ strategy, a `sanssim run` of heuristic games with turn logs on it, compile times
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -38,6 +39,7 @@ def compiled_rate(name: str, strategy: str, players: int) -> Measure:
         game_type = get_game(name)
         core = game_type.core()
         prepare(core)
+        gc.collect()  # a compile here leaves garbage: collected now, not in the games
         game = game_type.new_game(players, {}, game_type.load_components())
         specs = [resolve(strategy, name)] * players
         games = settings.games(*COMPILED_GAMES[strategy])

@@ -29,5 +29,7 @@ def coded_lists(codes: np.ndarray | Sequence[int], width: int, names: Sequence[s
 
 
 def lists(values: np.ndarray, dtype: pl.DataType) -> pl.Series:
-    """A 2-D array's rows as a list column of `dtype`."""
-    return pl.Series(values.ravel()).reshape((-1, values.shape[1])).cast(pl.List(dtype))
+    """A 2-D integer array's rows as a list column of `dtype`, narrowed by numpy in one
+    pass (a third of the time of polars casting the lists' items)."""
+    narrow = pl.Series([], dtype=dtype).to_numpy().dtype
+    return pl.Series(values.astype(narrow, order="C")).cast(pl.List(dtype))

@@ -98,7 +98,7 @@ def results_frame(
             game=pl.lit(name, pl.String),
             n_players=pl.lit(n),
             seat=seat,
-            strategy=seat.replace_strict(range(n), strategies[:n], return_dtype=pl.String),
+            strategy=pl.lit(pl.Series(strategies[:n], dtype=pl.String)).gather(seat),
             winner=pl.col("rank") == 1,
         )
         .select(list(schema))
