@@ -16,6 +16,16 @@ nothing calls either: about 1 CPU-s less of the whole Sanssouci core's 17. numba
 dispatcher would crash calling such a function from Python; a `Kernel` called from
 Python (a test, say) calls its twin instead, the same function compiled with an entry,
 once per process and not cached.
+
+Nor does a kernel get machine code of its own. numba gives every function a library,
+links into it the LLVM code of every function it calls, and compiles the whole to machine
+code; so a kernel five calls deep was compiled five times over, once in each library on
+the way up, though only the entry point's copy ever runs. A kernel's library
+(`_LinkOnlyLibrary`) stops at optimised LLVM code, cached as bitcode, for its callers to
+link: 1.3 CPU-s of a whole Sanssouci core's cold compile, 0.8 of a `heuristic` run's, 2-3
+of Splendor's and Seikatsu's whole cores. This reaches into numba's code generation
+(a library class, its cache format, a compiler class), which `pyproject.toml` pins to the
+numba versions it was tested with.
 """
 
 from __future__ import annotations
@@ -24,11 +34,82 @@ from collections.abc import Callable
 from typing import Any
 
 import numba as nb
+from llvmlite import binding as ll
+from numba.core import compiler
+from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
+from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
+
+_LINK_ONLY = "sanssim-link-only"  # how a kernel's library is cached: its bitcode
+
+
+class _LinkOnlyLibrary(JITCodeLibrary):
+    """A kernel's library: optimised LLVM code for its callers to link in, never machine
+    code of its own (no caller runs it: each compiles its own copy)."""
+
+    def _finalize_final_module(self) -> None:
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    def serialize_using_object_code(self) -> tuple[str, str, bytes]:
+        return (self.name, _LINK_ONLY, self._final_module.as_bitcode())
+
+
+_unserialize_library = JITCPUCodegen.unserialize_library
+
+
+def _unserialize(codegen: JITCPUCodegen, serialized: tuple[str, str, bytes]) -> Any:
+    """numba's `unserialize_library`, which also reads a kernel's cached bitcode."""
+    name, kind, data = serialized
+    if kind != _LINK_ONLY:
+        return _unserialize_library(codegen, serialized)
+    library = _LinkOnlyLibrary(codegen, name)
+    library._final_module = ll.parse_bitcode(data)
+    library._finalize_final_module()
+    return library
+
+
+JITCPUCodegen.unserialize_library = _unserialize
+_set_env = JITCPUCodegen.set_env
+
+
+def _set_env_if_loaded(codegen: JITCPUCodegen, env_name: str, env: Any) -> None:
+    """numba's `set_env`, skipped for a kernel: its environment was never loaded (nothing
+    runs its code), and numba would write through a null address."""
+    if codegen._engine.get_global_value_address(env_name):
+        _set_env(codegen, env_name, env)
+
+
+JITCPUCodegen.set_env = _set_env_if_loaded
+
+
+class _LinkOnlyCompiler(_FunctionCompiler):
+    """numba's compiler for one function, lowering a kernel into a `_LinkOnlyLibrary`."""
+
+    def _compile_core(self, args: Any, return_type: Any) -> Any:
+        flags = compiler.Flags()
+        self.targetdescr.options.parse_as_flags(flags, self.targetoptions)
+        context = self.targetdescr.target_context
+        return compiler.compile_extra(
+            self.targetdescr.typing_context,
+            context,
+            self.py_func,
+            args=args,
+            return_type=return_type,
+            flags=flags,
+            locals=self.locals,
+            library=_LinkOnlyLibrary(context.codegen(), self.py_func.__qualname__),
+            pipeline_class=self.pipeline_class,
+        )
 
 
 class Kernel(CPUDispatcher):
     """A kernel's dispatcher: compiled code calls it as numba's; Python calls its twin."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compiler.__class__ = _LinkOnlyCompiler
 
     def __call__(self, *args: Any) -> Any:
         twin = self.__dict__.get("_twin")
