@@ -5,8 +5,8 @@ A kernel allocates nothing: it only reads and writes arrays its caller owns and 
 alive (views of them included). numba otherwise increments and decrements every array
 argument's reference count, atomically, on entry to and exit from every call, which
 costs more than a strategy's whole option loop; a kernel's code is the same code
-without those calls. A function that allocates (`np.empty`, `np.zeros`, ...) stays a
-plain `njit` (numba refuses to compile it as a kernel).
+without those calls. A function that allocates (`np.empty`, `np.zeros`, ...) is
+reference-counted (`kernel(allocates=True)`; numba refuses to compile it otherwise).
 
 Compiled code calls a kernel; Python does not (a core's entry points are plain `njit`).
 So numba compiles no Python entry for it (`no_cpython_wrapper`): each entry unboxes every
@@ -114,17 +114,19 @@ class Kernel(CPUDispatcher):
     def __call__(self, *args: Any) -> Any:
         twin = self.__dict__.get("_twin")
         if twin is None:
-            twin = self._twin = nb.njit(_nrt=False)(self.py_func)
+            twin = self._twin = nb.njit(_nrt=self.targetoptions["_nrt"])(self.py_func)
         return twin(*args)
 
 
-def kernel(fn: Callable | None = None, /, **inlining: bool) -> Any:
+def kernel(fn: Callable | None = None, /, *, allocates: bool = False, **inlining: bool) -> Any:
     """`fn` as a kernel, cached on disk; `kernel(forceinline=True)` for one that LLVM
-    inlines where it is called (typed and compiled once, unlike numba's `inline`)."""
+    inlines where it is called (typed and compiled once, unlike numba's `inline`);
+    `kernel(allocates=True)` for a function that allocates, called from compiled code
+    only: reference-counted, but without entries or machine code of its own."""
 
     def make(fn: Callable) -> Kernel:
         entries = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-        options = {"nopython": True, "_nrt": False, **entries, **inlining}
+        options = {"nopython": True, "_nrt": allocates, **entries, **inlining}
         made = Kernel(py_func=fn, locals={}, targetoptions=options)
         made.enable_caching()
         return made

@@ -123,12 +123,12 @@ class SanssouciCore:
         """What `spec`'s compiled form chooses at `state`'s decision, its stream `g` (a
         `sanssim.compiled.rng` generator, advanced by the draws it makes)."""
         from sanssim.games.sanssouci.core.layout import pack_game, state_array
-        from sanssim.games.sanssouci.core.play import choose
+        from sanssim.games.sanssouci.core.play import decide
         from sanssim.games.sanssouci.core.weights import work_array
 
         kind = _KINDS[spec.cls]
         st, gp = state_array(state), pack_game(state.game)
-        return int(choose(st, gp, kind, seat_weights(spec), g, work_array(), True))
+        return int(decide(st, gp, kind, seat_weights(spec), g, work_array()))
 
     def search_terms(
         self, state: State, spec: StrategySpec, g: np.ndarray

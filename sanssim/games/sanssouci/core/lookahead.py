@@ -64,7 +64,7 @@ def _copy(to: np.ndarray, source: np.ndarray) -> None:
         to[i] = source[i]
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def determinize(
     st: np.ndarray, gp: np.ndarray, world: np.ndarray, wg: np.ndarray, g: np.ndarray, me: int
 ) -> None:
@@ -123,7 +123,7 @@ def _ahead(a: float, b: float) -> bool:
     return a > b or (np.isnan(b) and not np.isnan(a))
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def ranked(
     st: np.ndarray, gp: np.ndarray, hw: np.ndarray, width: int, work: np.ndarray
 ) -> np.ndarray:
@@ -175,7 +175,7 @@ def _margin(
     return totals[seat, V_TOTAL] - best_other
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.int64:
     """LookaheadStrategy.choose for the current seat; `w`: heuristic's default weights,
     rollouts and width."""

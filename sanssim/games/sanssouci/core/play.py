@@ -42,7 +42,7 @@ from sanssim.games.sanssouci.core.strategies import (
 from sanssim.games.sanssouci.core.weights import work_array
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def choose(
     st: np.ndarray,
     gp: np.ndarray,
@@ -62,6 +62,14 @@ def choose(
             scratch = np.empty(st[LEGAL_LEN], dtype=np.float64)
             return ismcts(st, gp, w, g, scratch, scratch.copy())
     return choose_simple(st, gp, kind, w, g, work)
+
+
+@nb.njit(cache=True)
+def decide(
+    st: np.ndarray, gp: np.ndarray, kind: np.int64, w: np.ndarray, g: np.ndarray, work: np.ndarray
+) -> np.int64:
+    """`choose`, any strategy, called from Python (`SanssouciCore.decide`)."""
+    return choose(st, gp, kind, w, g, work, True)
 
 
 @kernel
