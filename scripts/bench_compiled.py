@@ -3,7 +3,6 @@ strategy, a `sanssim run` of heuristic games with turn logs on it, compile times
 
 from __future__ import annotations
 
-import gc
 import os
 import subprocess
 import sys
@@ -38,10 +37,9 @@ def compiled_rate(name: str, strategy: str, players: int) -> Measure:
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
         game_type = get_game(name)
         core = game_type.core()
-        prepare(core)
-        gc.collect()  # a compile here leaves garbage: collected now, not in the games
         game = game_type.new_game(players, {}, game_type.load_components())
         specs = [resolve(strategy, name)] * players
+        prepare(core, specs)  # these seats' family: else it compiled in the timed chunk
         games = settings.games(*COMPILED_GAMES[strategy])
         ids = [(i, game_seed(1, i)) for i in range(games)]
         start, cpu = time.perf_counter(), time.process_time()
@@ -86,13 +84,7 @@ def compile_times(name: str) -> Measure:
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for label, specs in (("", "None"), ("_heuristic", f"[resolve('heuristic', {name!r})]")):
-            code = (
-                "import time; t, c = time.perf_counter(), time.process_time(); "
-                "from sanssim.compiled import prepare; from sanssim.games import get_game; "
-                "from sanssim.strategies import resolve; "
-                f"prepare(get_game({name!r}).core(), {specs}); "
-                "print(time.perf_counter() - t, time.process_time() - c)"
-            )
+            code = _preparing(name, specs)
             with tempfile.TemporaryDirectory() as cache:
                 env = {**os.environ, "NUMBA_CACHE_DIR": cache}
                 for state in ("cold", "warm"):
@@ -104,3 +96,15 @@ def compile_times(name: str) -> Measure:
         return result
 
     return measure
+
+
+def _preparing(name: str, specs: str) -> str:
+    """Python code that prepares the game's core for `specs` (Python text: None for every
+    strategy) and prints the wall and CPU seconds it took, imports included."""
+    return (
+        "import time; t, c = time.perf_counter(), time.process_time(); "
+        "from sanssim.compiled import prepare; from sanssim.games import get_game; "
+        "from sanssim.strategies import resolve; "
+        f"prepare(get_game({name!r}).core(), {specs}); "
+        "print(time.perf_counter() - t, time.process_time() - c)"
+    )
