@@ -7,7 +7,6 @@ branch costs as much as a dozen of them. Entries past `LEGAL_LEN` are scratch.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled.bits import bit_count, low_bit
@@ -52,8 +51,9 @@ from sanssim.games.sanssouci.core.layout import (
 )
 
 # A rule step: a kernel inlined where it is called, since a call passes each array as
-# seven words on the stack, which costs more than most steps do.
-step = nb.njit(cache=True, _nrt=False, inline="always")
+# seven words on the stack, which costs more than most steps do. Inlined by LLVM, not
+# numba: numba typed and lowered the rules again at each site (`play_simple`, `apply`).
+step = kernel(forceinline=True)
 # Above every square: what `low_bit` reads of a mask with no squares left.
 STOP = np.int64(1) << 62
 UNROLL = 4  # squares `set_legal_bits` writes per loop test: 54 of them fill the room, 56
