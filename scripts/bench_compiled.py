@@ -84,7 +84,13 @@ def compile_times(name: str) -> Measure:
     def measure(settings: Settings, figures: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for label, specs in (("", "None"), ("_heuristic", f"[resolve('heuristic', {name!r})]")):
-            code = _preparing(name, specs)
+            code = (
+                "import time; t, c = time.perf_counter(), time.process_time(); "
+                "from sanssim.compiled import prepare; from sanssim.games import get_game; "
+                "from sanssim.strategies import resolve; "
+                f"prepare(get_game({name!r}).core(), {specs}); "
+                "print(time.perf_counter() - t, time.process_time() - c)"
+            )
             with tempfile.TemporaryDirectory() as cache:
                 env = {**os.environ, "NUMBA_CACHE_DIR": cache}
                 for state in ("cold", "warm"):
@@ -96,15 +102,3 @@ def compile_times(name: str) -> Measure:
         return result
 
     return measure
-
-
-def _preparing(name: str, specs: str) -> str:
-    """Python code that prepares the game's core for `specs` (Python text: None for every
-    strategy) and prints the wall and CPU seconds it took, imports included."""
-    return (
-        "import time; t, c = time.perf_counter(), time.process_time(); "
-        "from sanssim.compiled import prepare; from sanssim.games import get_game; "
-        "from sanssim.strategies import resolve; "
-        f"prepare(get_game({name!r}).core(), {specs}); "
-        "print(time.perf_counter() - t, time.process_time() - c)"
-    )
