@@ -38,6 +38,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import empty, larger, smaller
 
 # A seat's search parameters (`parameters`), in one float64 row.
 I_ITERATIONS, I_C, I_WIDTH, I_UNIFORM, I_MARGIN, I_DEPTH = range(6)
@@ -77,7 +78,7 @@ def best_first(scores: np.ndarray, n: np.int64, k: np.int64, order: np.ndarray) 
             order[j] = order[j - 1]
             j -= 1
         order[j] = i
-        kept = min(k, kept + 1)
+        kept = smaller(k, kept + 1)
     return kept
 
 
@@ -182,16 +183,16 @@ def rewards(
     if margin:
         largest = 1.0
         for seat in range(n):
-            largest = max(largest, abs(totals[seat]))
+            largest = larger(largest, abs(totals[seat]))
         scale = 2.0 * largest
         for seat in range(n):
             best = np.int64(-(1 << 62))
             for j in range(m):
                 if sides[firsts[j]] != sides[seat]:
-                    best = max(best, totals[firsts[j]])
-            out[seat] = min(1.0, max(0.0, 0.5 + (totals[seat] - best) / scale))
+                    best = larger(best, totals[firsts[j]])
+            out[seat] = smaller(1.0, larger(0.0, 0.5 + (totals[seat] - best) / scale))
         return
-    share = 1.0 / max(1, m - 1)
+    share = 1.0 / larger(1, m - 1)
     for seat in range(n):
         beaten = 0.0
         for j in range(m):
@@ -261,22 +262,22 @@ def searcher(
     @nb.njit(cache=True, inline="always")
     def search(ctx, root, legal, g, p, sides, room, visits, means):  # type: ignore[no-untyped-def]
         n = sides.shape[0]
-        iterations = max(1, np.int64(p[I_ITERATIONS]))
-        nodes = np.empty((iterations + 1, 5), dtype=np.int64)
-        totals = np.empty((iterations + 1, n), dtype=np.float64)
+        iterations = larger(1, np.int64(p[I_ITERATIONS]))
+        nodes = empty((iterations + 1, 5), np.int64)
+        totals = empty((iterations + 1, n), np.float64)
         new_node(nodes, totals, np.int64(0), np.int64(-1), np.int64(-1))  # the root
-        counters = np.empty(2, dtype=np.int64)
+        counters = empty(2, np.int64)
         counters[USED] = 1
         counters[ROOT_OPTIONS] = -1
-        path = np.empty(iterations + 1, dtype=np.int64)
+        path = empty(iterations + 1, np.int64)
         world = root.copy()  # for `determinize` to fill: cheaper to compile than empty_like
-        first = np.empty(room, dtype=np.int64)
-        tried = np.empty(room, dtype=np.int64)
-        found = np.empty(room, dtype=np.int64)
-        ranks = np.empty(n, dtype=np.int64)
-        scores = np.empty(n, dtype=np.int64)
-        reward = np.empty(n, dtype=np.float64)
-        firsts = np.empty(n, dtype=np.int64)
+        first = empty(room, np.int64)
+        tried = empty(room, np.int64)
+        found = empty(room, np.int64)
+        ranks = empty(n, np.int64)
+        scores = empty(n, np.int64)
+        reward = empty(n, np.float64)
+        firsts = empty(n, np.int64)
         m = side_firsts(sides, firsts)
         for _ in range(iterations):
             determinize(ctx, root, world, g)

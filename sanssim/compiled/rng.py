@@ -17,6 +17,7 @@ import numpy as np
 
 from sanssim.compiled.bits import TILE, bit_length, transpose_tile
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import smaller
 
 N = 624
 M = 397
@@ -114,9 +115,9 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray, space: tu
     transposed into the generators' rows a square tile at a time."""
     lanes, prev, even, odd = space  # even, odd: added at init_by_array's even, odd steps
     for start in range(0, len(rows), LANES):
-        used = min(LANES, len(rows) - start)
+        used = smaller(LANES, len(rows) - start)
         for lane in range(LANES):
-            even[lane], odd[lane] = _key_addends(values[start + min(lane, used - 1)])
+            even[lane], odd[lane] = _key_addends(values[start + smaller(lane, used - 1)])
             prev[lane] = _INITIAL[0]
         for step in range(N):  # the first loop: words 1 to 623, then word 1 again
             first = step < N - 1
@@ -125,7 +126,7 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray, space: tu
             _final_step(lanes, step + 2 if step < N - 2 else 1, prev)
         _twist_lanes(lanes)
         for lane in range(0, used, TILE):
-            count = min(TILE, used - lane)
+            count = smaller(TILE, used - lane)
             for first in range(0, N, TILE):
                 transpose_tile(lanes, first, lane, gens, rows[start + lane :], count)
         for lane in range(used):
@@ -325,7 +326,7 @@ def sample_indices(g: np.ndarray, n: int, k: int, out: np.ndarray, pool: np.ndar
     setsize = 21
     if k > 5:
         # 4 ** ceil(log(3k, 4)), computed as Python does, in floating point
-        setsize += 4 ** int(np.ceil(np.log(k * 3) / np.log(4)))
+        setsize += 4 ** np.int64(np.ceil(np.log(k * 3) / np.log(4)))
     if n <= setsize:
         for i in range(n):
             pool[i] = i

@@ -26,6 +26,7 @@ from numba.extending import intrinsic
 
 from sanssim.compiled import rng
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import smaller
 from sanssim.seeding import SEED_BITS
 
 # A stream's row in a stream table: its kind, then the bytes after the game seed's text.
@@ -209,7 +210,7 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
     count = lengths.shape[0]
     for first in range(0, count, HASH_LANES):
         for lane in range(HASH_LANES):
-            game = min(first + lane, count - 1)
+            game = smaller(first + lane, count - 1)
             size = lengths[game]
             for w in range(16):
                 m[w, lane] = 0
@@ -221,7 +222,7 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
                 h[i, lane] = _IV[i]
             h[0, lane] ^= np.uint64(0x01010000 | _DIGEST)
         _compress(lanes)
-        for lane in range(min(HASH_LANES, count - first)):
+        for lane in range(smaller(HASH_LANES, count - first)):
             digest = np.uint64(0)  # big-endian: the first 8 little-endian bytes of h[0]
             for i in range(_DIGEST):
                 byte = (h[0, lane] >> np.uint64(8 * i)) & np.uint64(0xFF)
@@ -259,7 +260,7 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tup
     callees' code once more (about 0.3 CPU-s of a cold compile)."""
     gens, texts, lengths, lanes, derived, rows, values, lane_space = space
     streams = table.shape[0]
-    count = min(BLOCK_GAMES, len(game_seeds) - first)
+    count = smaller(BLOCK_GAMES, len(game_seeds) - first)
     for i in range(count):
         lengths[i] = _write_int(game_seeds[first + i], texts[i])
     for s in range(streams):

@@ -6,6 +6,7 @@ import numpy as np
 
 from sanssim.compiled.bits import low_bit
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import larger
 from sanssim.games.sanssouci.actions import DISCARD, PASS, PLACE, SIDE, TAKE
 from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.layout import (
@@ -69,7 +70,7 @@ def greedy_score(st: np.ndarray, gp: np.ndarray, action: np.int64) -> float:
         best = -np.inf
         spots = gardener_spots(occupied, target)
         while spots:
-            best = max(best, _greedy_place(st, gp, low_bit(spots), GARDENER))
+            best = larger(best, _greedy_place(st, gp, low_bit(spots), GARDENER))
             spots &= spots - 1
         return best
     if phase == PLACE:

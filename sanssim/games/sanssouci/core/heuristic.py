@@ -13,6 +13,7 @@ import numpy as np
 
 from sanssim.compiled.bits import bit_count, bit_length, low_bit
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import larger
 from sanssim.games.sanssouci.actions import (
     CARD_JOKER,
     CARD_PAIR,
@@ -150,7 +151,7 @@ def _best_move(st: np.ndarray, gp: np.ndarray, w: np.ndarray, missions: np.int64
     moves = _options(st, p)
     options = moves
     while options:
-        best = max(best, _move_value(st, gp, w, low_bit(options), missions, p, moves))
+        best = larger(best, _move_value(st, gp, w, low_bit(options), missions, p, moves))
         options &= options - 1
     return best
 
@@ -162,7 +163,7 @@ def _turns_left(st: np.ndarray, gp: np.ndarray, seat: np.int64) -> np.int64:
     n = gp[G_N]
     turn = st[TURN]
     begun = turn // n + (seat < turn % n)
-    return max(0, ROUNDS - begun)
+    return larger(0, ROUNDS - begun)
 
 
 @nb.njit(cache=True, inline="always")
@@ -203,7 +204,7 @@ def _place_value(
             best = -np.inf
             squares = opened
             while squares:
-                best = max(best, _move_value(st, gp, w, low_bit(squares), missions, p, moves))
+                best = larger(best, _move_value(st, gp, w, low_bit(squares), missions, p, moves))
                 squares &= squares - 1
             if best > best_move:
                 value += best - best_move
@@ -288,7 +289,7 @@ def _tile_values(
             spots = gardener_spots(occupied, target)
             value = -np.inf
             while spots:
-                value = max(value, work[PLACED + N_SQUARES + low_bit(spots)])
+                value = larger(value, work[PLACED + N_SQUARES + low_bit(spots)])
                 spots &= spots - 1
         else:
             value = work[PLACED + target]

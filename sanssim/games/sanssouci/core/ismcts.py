@@ -20,6 +20,7 @@ import numpy as np
 from sanssim.compiled import rng as mt
 from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import empty
 from sanssim.games.sanssouci.actions import END, PLACE, TAKE
 from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.heuristic import heuristic_placement, heuristic_scores
@@ -37,7 +38,7 @@ from sanssim.games.sanssouci.core.lookahead import determinize
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
 from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score
-from sanssim.games.sanssouci.core.weights import TILES, W_SEARCH, work_array
+from sanssim.games.sanssouci.core.weights import TILES, W_SEARCH, WORK
 
 
 @nb.njit(cache=True, inline="always")
@@ -119,10 +120,10 @@ def ismcts(
     """IsmctsStrategy.choose for the current seat (its `terms` in `visits` and `means`, one
     per legal choice); `w`: the default heuristic's weights, then the search's parameters."""
     n = gp[G_N]
-    wg = np.empty(mt.STATE, dtype=np.uint32)  # no np.zeros, np.full or np.arange: each
-    pos = np.empty(1, dtype=np.int64)  # costs a cold compile about 0.1 CPU-s
-    taken = np.empty(1, dtype=np.int64)
-    sides = np.empty(n, dtype=np.int64)
+    wg = empty(mt.STATE, np.uint32)  # no np.zeros, np.full or np.arange: numba
+    pos = empty(1, np.int64)  # compiles each for each type, about 0.05 CPU-s
+    taken = empty(1, np.int64)
+    sides = empty(n, np.int64)
     for i in range(mt.STATE):
         wg[i] = 0
     pos[0], taken[0] = 0, -1
@@ -132,11 +133,11 @@ def ismcts(
         gp,
         w,
         wg,
-        np.empty((0, RECORD_WIDTH), dtype=np.int16),
+        empty((0, RECORD_WIDTH), np.int16),
         pos,
-        np.empty((n, RESULT_WIDTH), dtype=np.int64),  # score_game's: every row written
-        work_array(),
-        np.empty(LEGAL_ROOM, dtype=np.int64),
+        empty((n, RESULT_WIDTH), np.int64),  # score_game's: every row written
+        empty(WORK, np.float64),
+        empty(LEGAL_ROOM, np.int64),
         taken,
     )
     legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()

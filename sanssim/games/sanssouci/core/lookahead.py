@@ -15,6 +15,7 @@ import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import empty, larger, smaller
 from sanssim.games.sanssouci.actions import END, HAND_SIZE, TAKE
 from sanssim.games.sanssouci.core.choices import start_turn
 from sanssim.games.sanssouci.core.heuristic import heuristic_scores
@@ -40,7 +41,7 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_TOTAL, score_game
 from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score
-from sanssim.games.sanssouci.core.weights import W_ROLLOUTS, W_WIDTH, work_array
+from sanssim.games.sanssouci.core.weights import W_ROLLOUTS, W_WIDTH, WORK
 
 
 @kernel
@@ -77,7 +78,7 @@ def determinize(
     size = world[SUPPLY_LEN]
     _sort(world[SUPPLY : SUPPLY + size])
     mt.shuffle(g, world[SUPPLY : SUPPLY + size], size)
-    pool = np.empty(DECK + HAND_SIZE, dtype=np.int64)
+    pool = empty(DECK + HAND_SIZE, np.int64)
     n = gp[G_N]
     for seat in range(n):
         deck = DECKS + DECK * seat
@@ -97,7 +98,7 @@ def determinize(
             world[HANDS + HAND_SIZE * seat + i] = pool[i]
         for i in range(left):
             world[deck + i] = pool[held + i]
-    unknown = np.empty(N_SYMBOLS - 2, dtype=np.int64)
+    unknown = empty(N_SYMBOLS - 2, np.int64)
     k = np.int64(0)  # not the literal 0: `shuffle` would compile for it too
     for m in range(N_SYMBOLS):
         if m != world[MISSIONS + 2 * me] and m != world[MISSIONS + 2 * me + 1]:
@@ -131,11 +132,11 @@ def ranked(
     (a stable sort's first `width`, NaN last, picked one by one: numba's sorts cost
     seconds of compile)."""
     n_legal = st[LEGAL_LEN]
-    scores = np.empty(n_legal, dtype=np.float64)
+    scores = empty(n_legal, np.float64)
     heuristic_scores(st, gp, hw, scores, work)
-    keep = min(max(1, width), n_legal)
-    options = np.empty(keep, dtype=np.int64)
-    taken = np.empty(n_legal, dtype=np.bool_)
+    keep = smaller(larger(1, width), n_legal)
+    options = empty(keep, np.int64)
+    taken = empty(n_legal, np.bool_)
     for j in range(n_legal):
         taken[j] = False
     for i in range(keep):
@@ -166,7 +167,7 @@ def _margin(
         action = best_by_score(world, gp, np.int64(HEURISTIC), hw, work)
         apply(world, gp, wg, action, log, pos)
     n = gp[G_N]
-    totals = np.empty((n, RESULT_WIDTH), dtype=np.int64)  # score_game writes every row
+    totals = empty((n, RESULT_WIDTH), np.int64)  # score_game writes every row
     score_game(world, gp, totals)
     best_other = -(1 << 62)
     for p in range(n):
@@ -180,19 +181,19 @@ def lookahead(st: np.ndarray, gp: np.ndarray, w: np.ndarray, g: np.ndarray) -> n
     """LookaheadStrategy.choose for the current seat; `w`: heuristic's default weights,
     rollouts and width."""
     me = st[CURRENT]
-    work = work_array()
+    work = empty(WORK, np.float64)
     options = ranked(st, gp, w, np.int64(w[W_WIDTH]), work)
     k = options.shape[0]
     if k == 1:
         return options[0]
-    worlds = max(1, np.int64(w[W_ROLLOUTS]) // k)
-    totals = np.empty(k, dtype=np.float64)  # no np.zeros nor np.empty_like: each type
-    world = st.copy()  # they make costs a cold compile about 0.1 CPU-s
+    worlds = larger(1, np.int64(w[W_ROLLOUTS]) // k)
+    totals = empty(k, np.float64)  # no np.zeros nor np.empty_like: numba compiles
+    world = st.copy()  # each for each type, about 0.05 CPU-s
     trial = st.copy()
-    wg = np.empty(mt.STATE, dtype=np.uint32)
-    trial_g = np.empty(mt.STATE, dtype=np.uint32)
-    log = np.empty((0, RECORD_WIDTH), dtype=np.int16)
-    pos = np.empty(1, dtype=np.int64)
+    wg = empty(mt.STATE, np.uint32)
+    trial_g = empty(mt.STATE, np.uint32)
+    log = empty((0, RECORD_WIDTH), np.int16)
+    pos = empty(1, np.int64)
     for i in range(k):
         totals[i] = 0.0
     for i in range(mt.STATE):

@@ -15,6 +15,7 @@ import numpy as np
 from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import empty
 from sanssim.games.sanssouci.actions import END, TAKE
 from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.deal import deal
@@ -59,7 +60,7 @@ def choose(
         if kind == LOOKAHEAD:
             return lookahead(st, gp, w, g)
         if kind == ISMCTS:
-            scratch = np.empty(st[LEGAL_LEN], dtype=np.float64)
+            scratch = empty(st[LEGAL_LEN], np.float64)
             return ismcts(st, gp, w, g, scratch, scratch.copy())
     return choose_simple(st, gp, kind, w, g, work)
 
@@ -190,13 +191,12 @@ def work_space(gp: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, ...]:
     """What `play_games` works in: the state, the seeding's space (the block's generators
     first: `seeding.block_space`), the turn log's position, a decision's work space,
     `score_game`'s rows and the random seats' next draws. Allocated here: each array
-    constructor numba compiles costs a cold compile about 0.05 CPU-s (the work space by
-    `work_array`'s own Python function, not compiled for this)."""
+    constructor numba compiles costs a cold compile about 0.05 CPU-s."""
     return (
         np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64),
         seeding.block_space(streams),
         np.zeros(1, dtype=np.int64),
-        work_array.py_func(),
+        work_array(),
         np.zeros((gp[G_N], RESULT_WIDTH), dtype=np.int64),
         np.zeros(gp[G_N]),
     )

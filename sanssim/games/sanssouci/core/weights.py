@@ -8,7 +8,6 @@ and width, then ismcts's parameters (`sanssim.compiled.ismcts.parameters`).
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled.ismcts import PARAMS
@@ -35,9 +34,9 @@ PLACED = TILES + N_SLOTS
 WORK = PLACED + 2 * N_SQUARES
 
 
-@nb.njit(cache=True)
 def work_array() -> np.ndarray:
-    """A decision's work space (`WORK` doubles)."""
+    """A decision's work space (`WORK` doubles); compiled code makes its own with
+    `lowered.empty(WORK, np.float64)`."""
     return np.empty(WORK, dtype=np.float64)
 
 
