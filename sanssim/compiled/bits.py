@@ -1,6 +1,6 @@
-"""Bit tricks on int64 masks in compiled code (Python's `int.bit_length`, `int.bit_count`
-and the lowest set bit), each one instruction; and a square tile of uint32 words
-transposed in vector registers."""
+"""Bit tricks on int64 masks in compiled code (Python's `int.bit_length`, `int.bit_count`,
+the lowest set bit, the k-th set bit), each an instruction or two; and a square tile of
+uint32 words transposed in vector registers."""
 
 from __future__ import annotations
 
@@ -47,6 +47,41 @@ def low_bit(builder, x):
 def bit_count(builder, x):
     """Set bits of a non-negative mask (`int.bit_count`): one `ctpop` instruction."""
     return builder.ctpop(x)
+
+
+PORTABLE = False  # True: `nth_bit` compiles without BMI2 even where it has it (tests)
+
+
+def _nth_bit_portable(mask, k):  # type: ignore[no-untyped-def]
+    for _ in range(k):
+        mask &= mask - 1
+    return low_bit(mask)
+
+
+@intrinsic
+def nth_bit(typingctx, mask, k):
+    """Index of set bit `k` (from 0, lowest first) of a mask with more than k set bits: a
+    random seat's choice from a mask of choices, where a list would have to be written
+    first. Two instructions where the processor has BMI2's `pdep` (it deposits 1 << k
+    into the mask's set bits: only the k-th survives), which numba's code for this machine
+    may use, its cache being kept per processor; elsewhere a loop clearing k low bits."""
+    if not (isinstance(mask, types.Integer) and isinstance(k, types.Integer)):
+        return None
+    signature = types.int64(mask, k)
+
+    def codegen(context, builder, sig, args):
+        m, i = (
+            context.cast(builder, v, t, types.int64) for v, t in zip(args, sig.args, strict=True)
+        )
+        if PORTABLE or "+bmi2" not in context.codegen()._tm_features.split(","):
+            portable = types.int64(types.int64, types.int64)
+            return context.compile_internal(builder, _nth_bit_portable, portable, (m, i))
+        pdep = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(_WORD, [_WORD, _WORD]), "llvm.x86.bmi.pdep.64"
+        )
+        return builder.cttz(builder.call(pdep, [builder.shl(ir.Constant(_WORD, 1), i), m]), _ANY)
+
+    return signature, codegen
 
 
 TILE = 16  # a tile's side: 16 words of 32 bits, 64 bytes, one cache line and one vector

@@ -1,15 +1,21 @@
 """A decision's legal choices in compiled code, in `engine.State`'s order (`rules` applies them).
 
-A choice list is written into the state's LEGAL room without a data-dependent loop exit
-where it can be: a random game's turn is a few dozen instructions, and each mispredicted
-branch costs as much as a dozen of them. Entries past `LEGAL_LEN` are scratch.
+Every action of a TAKE, PLACE or NOBLE decision is a small number (a card and a slot,
+a discard, a square, the pass) and `engine.State` lists them in increasing order; so
+the rules set them as the bits of one mask, `st[CHOICES]` (and their count,
+`LEGAL_LEN`), and list them into the LEGAL room only for a strategy that reads a list
+(`legal_list`). A random seat picks its choice from the mask (`pick`): in a random game,
+writing lists nobody read took a fifth of the time. A SIDE decision's choices, board
+sides, are listed. Lists are written without a data-dependent loop exit where they can
+be: each mispredicted branch costs as much as a dozen instructions. Entries past
+`LEGAL_LEN` are scratch.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sanssim.compiled.bits import bit_count, low_bit
+from sanssim.compiled.bits import bit_count, low_bit, nth_bit
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci.actions import (
     CARD_PAIR,
@@ -17,9 +23,11 @@ from sanssim.games.sanssouci.actions import (
     DISCARD,
     HAND_SIZE,
     N_SLOTS,
+    SIDE,
     TAKE,
 )
 from sanssim.games.sanssouci.core.layout import (
+    CHOICES,
     CURRENT,
     DISPLAY,
     EXP_BOARD,
@@ -56,20 +64,38 @@ from sanssim.games.sanssouci.core.layout import (
 step = kernel(forceinline=True)
 # Above every square: what `low_bit` reads of a mask with no squares left.
 STOP = np.int64(1) << 62
-UNROLL = 4  # squares `set_legal_bits` writes per loop test: 54 of them fill the room, 56
+UNROLL = 4  # choices `legal_list` writes per loop test: 54 of them fill the room, 56
 
 
 @kernel(forceinline=True)
-def set_legal_bits(st: np.ndarray, mask: np.int64) -> None:
-    """The legal choices: the squares of `mask`, lowest first (engine.bits), written
-    UNROLL at a time, so that a mask of up to four squares takes one loop test."""
+def set_choices(st: np.ndarray, mask: np.int64) -> None:
+    """The decision's choices: the actions of `mask`'s bits, lowest first."""
+    st[CHOICES] = mask
     st[LEGAL_LEN] = bit_count(mask)
+
+
+@kernel(forceinline=True)
+def legal_list(st: np.ndarray) -> None:
+    """The decision's choices listed in the LEGAL room, for a strategy that reads them
+    there (a SIDE decision's are): UNROLL at a time, so that a mask of up to four
+    choices takes one loop test."""
+    if st[PHASE] == SIDE:
+        return
+    mask = st[CHOICES]
     k = 0
     while mask:
         for _ in range(UNROLL):
             st[LEGAL + k] = low_bit(mask | STOP)
             mask &= mask - 1
             k += 1
+
+
+@kernel(forceinline=True)
+def pick(st: np.ndarray, k: np.int64) -> np.int64:
+    """Choice `k` of the decision's, in legal order, listed or not."""
+    if st[PHASE] == SIDE:
+        return st[LEGAL + k]
+    return nth_bit(st[CHOICES], k)
 
 
 @kernel(forceinline=True)
@@ -82,10 +108,9 @@ def side_choices(st: np.ndarray, gp: np.ndarray) -> None:
 
 @kernel(forceinline=True)
 def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
-    """The TAKE decision's legal choices (a dealt game's single one is applied by
-    `play_simple`, a later one by the rules): each card's slots, its kind picked by
-    selects, and every slot written, the next entry advanced past the slots it may take
-    (branch-free, the same list). Typed once and inlined by LLVM, not a `step`: numba
+    """The TAKE decision's choices (a dealt game's single one is applied by `play_simple`,
+    a later one by the rules): each card's slots, its kind picked by selects (branch-free),
+    as the bits of their actions. Typed once and inlined by LLVM, not a `step`: numba
     inlining it at its four sites (nested in the rules at two) took about a CPU-second more
     of a cold compile, at the same speed."""
     p = st[CURRENT]
@@ -103,7 +128,7 @@ def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
         for slot in range(N_SLOTS):
             st[rec + R_DISPLAY + slot] = st[DISPLAY + slot]
     filled = st[FILLED]
-    k = 0
+    takes = np.int64(0)  # card i's slot s as the bit of its action, 10 * i + s
     for i in range(hand_len):
         card = st[HANDS + HAND_SIZE * p + i]
         kind = gp[G_CARD_KIND + card]
@@ -113,12 +138,8 @@ def start_turn(st: np.ndarray, gp: np.ndarray) -> None:
             slots = gp[G_CARD_SLOTS + card] & filled
         if kind == CARD_SYMBOL and own != 0:
             slots = own
-        for slot in range(N_SLOTS):
-            st[LEGAL + k] = 10 * i + slot
-            k += (slots >> slot) & 1
-    if k == 0:
-        for i in range(hand_len):
-            st[LEGAL + i] = DISCARD + i
-        k = hand_len
-    st[LEGAL_LEN] = k
+        takes |= slots << (N_SLOTS * i)
+    if takes == 0:  # every card discarded instead: DISCARD + i
+        takes = ((np.int64(1) << hand_len) - 1) << DISCARD
+    set_choices(st, takes)
     st[PHASE] = TAKE

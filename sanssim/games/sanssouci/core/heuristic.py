@@ -26,6 +26,7 @@ from sanssim.games.sanssouci.actions import (
     SIDE,
 )
 from sanssim.games.sanssouci.components import N_COLS
+from sanssim.games.sanssouci.core.choices import legal_list
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
     EXP_SIDE,
@@ -102,6 +103,7 @@ def heuristic_placement(st: np.ndarray, work: np.ndarray) -> np.int64:
     turn's TAKE decision: that valued every gardener spot of every legal take's tile, and
     taking the tile changes nothing a placement's value reads (the seat's garden, nobles
     and missions, the turn), so the spots' values are the ones a PLACE scoring computes."""
+    legal_list(st)
     scores = work[:TILES]
     _placement_scores(st, scores, work)
     return first_best(st, scores)
@@ -318,7 +320,8 @@ def heuristic_scores(
 ) -> None:
     """`out[i]`: HeuristicStrategy's score of legal choice i; what every option shares (the
     mission columns, the best noble move, each slot's tile value) computed once, as _Turn
-    does (`work`: a `work_array`, its scores part may be `out`)."""
+    does (`work`: a `work_array`, its scores part may be `out`); lists the choices."""
+    legal_list(st)
     phase = st[PHASE]
     p = st[CURRENT]
     n_legal = st[LEGAL_LEN]

@@ -22,7 +22,7 @@ from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty
 from sanssim.games.sanssouci.actions import END, PLACE, TAKE
-from sanssim.games.sanssouci.core.choices import step
+from sanssim.games.sanssouci.core.choices import legal_list, pick, step
 from sanssim.games.sanssouci.core.heuristic import heuristic_placement, heuristic_scores
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -50,6 +50,7 @@ def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
 @kernel
 def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def]
     """`lookahead.ranked`'s options, without its allocations."""
+    legal_list(world)
     n = world[LEGAL_LEN]
     if width < 1 or n <= width:
         for i in range(n):
@@ -87,7 +88,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     taken = ctx[8]
     phase = world[PHASE]
     if uniform:
-        action = world[LEGAL + np.int64(mt.random(g) * world[LEGAL_LEN])]
+        action = pick(world, np.int64(mt.random(g) * world[LEGAL_LEN]))
     elif phase == PLACE and taken[0] == world[TURN]:
         action = heuristic_placement(world, ctx[6])
     else:
@@ -140,5 +141,6 @@ def ismcts(
         empty(LEGAL_ROOM, np.int64),
         taken,
     )
+    legal_list(st)
     legal = st[LEGAL : LEGAL + st[LEGAL_LEN]].copy()
     return _search(ctx, st, legal, g, w[W_SEARCH:], sides, LEGAL_ROOM, visits, means)

@@ -1,7 +1,7 @@
 """Where everything lives in the core's flat arrays: a game state, the game's tables.
 
 A state is one int64 array (`state_size(game)` long, clone = copy): a header of
-scalars, the display, the legal choices, per-seat fields (four seats' room), the
+scalars, the display, the legal choices' list, per-seat fields (four seats' room), the
 turn being recorded, then the supply, top of the supply last. The game's fixed
 parameters (`Game`'s tables and configuration) are another int64 array, packed
 once per chunk by `pack_game`; its variable-length tables sit behind offsets
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.games.sanssouci.actions import HAND_SIZE, N_SLOTS
+from sanssim.games.sanssouci.actions import HAND_SIZE, N_SLOTS, SIDE
 from sanssim.games.sanssouci.components import SYMBOLS
 from sanssim.games.sanssouci.engine import Game, State
 from sanssim.games.sanssouci.garden import N_SQUARES
@@ -48,6 +48,7 @@ RECORD_WIDTH = R_DISPLAY + N_SLOTS
 _s = _Offsets()
 PHASE, TURN, CURRENT, FILLED, RESHUFFLES = (_s.take() for _ in range(5))
 PENDING_TILE, PENDING_TARGET, SUPPLY_LEN, LEGAL_LEN, N, RECORD = (_s.take() for _ in range(6))
+CHOICES = _s.take()  # a TAKE, PLACE or NOBLE decision's choices, as bits (`choices`)
 DISPLAY = _s.take(N_SLOTS)
 SLOT_OF_SYMBOL = _s.take(N_SYMBOLS)
 LEGAL = _s.take(LEGAL_ROOM)
@@ -171,6 +172,8 @@ def state_array(state: State) -> np.ndarray:
     st[SUPPLY : SUPPLY + len(state.supply)] = state.supply
     st[LEGAL_LEN] = len(state.legal)
     st[LEGAL : LEGAL + len(state.legal)] = state.legal
+    if state.phase != SIDE:
+        st[CHOICES] = sum(1 << action for action in state.legal)
     st[DISPLAY : DISPLAY + N_SLOTS] = state.display
     st[SLOT_OF_SYMBOL : SLOT_OF_SYMBOL + N_SYMBOLS] = state.slot_of_symbol
     for p in range(state.n):

@@ -14,6 +14,7 @@ import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.compiled import seeding
+from sanssim.compiled.bits import low_bit
 from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty
 from sanssim.games.sanssouci.actions import END, TAKE
@@ -21,10 +22,10 @@ from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
 from sanssim.games.sanssouci.core.layout import (
+    CHOICES,
     CURRENT,
     G_N,
     G_N_TILES,
-    LEGAL,
     LEGAL_LEN,
     PHASE,
     RECORD_WIDTH,
@@ -99,7 +100,7 @@ def play_simple(
     while st[PHASE] != END:
         p = st[CURRENT]
         if st[PHASE] == TAKE and st[LEGAL_LEN] == 1:  # only a dealt game's first take: the
-            action = st[LEGAL]  # rules play every later forced take and placement themselves
+            action = low_bit(st[CHOICES])  # rules play every later forced one themselves
         elif kinds[p] == RANDOM:
             action = random_pick(st, ahead[p])
             ahead[p] = mt.random(gens[base + 1 + p])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.compiled import rng as mt
-from sanssim.compiled.bits import bit_length
+from sanssim.compiled.bits import bit_length, low_bit
 from sanssim.compiled.kernel import kernel
 from sanssim.games.sanssouci import engine
 from sanssim.games.sanssouci.actions import (
@@ -29,8 +29,9 @@ from sanssim.games.sanssouci.actions import (
     TAKE,
 )
 from sanssim.games.sanssouci.components import N_COLS
-from sanssim.games.sanssouci.core.choices import set_legal_bits, side_choices, start_turn, step
+from sanssim.games.sanssouci.core.choices import set_choices, side_choices, start_turn, step
 from sanssim.games.sanssouci.core.layout import (
+    CHOICES,
     CURRENT,
     DECK,
     DECK_LEN,
@@ -49,7 +50,6 @@ from sanssim.games.sanssouci.core.layout import (
     GARDENERS,
     HAND_LEN,
     HANDS,
-    LEGAL,
     LEGAL_LEN,
     N_GARDENERS,
     N_SYMBOLS,
@@ -196,7 +196,7 @@ def _apply_take(st: np.ndarray, gp: np.ndarray, action: np.int64) -> np.int64:
     st[PENDING_TILE] = symbol
     st[PENDING_TARGET] = target
     st[PHASE] = PLACE
-    set_legal_bits(st, spots)
+    set_choices(st, spots)
     return GARDENER_PENDING
 
 
@@ -239,9 +239,7 @@ def _start_noble(st: np.ndarray) -> None:
     if not ends:
         st[PHASE] = ENDING
         return
-    set_legal_bits(st, ends)
-    st[LEGAL + st[LEGAL_LEN]] = PASS
-    st[LEGAL_LEN] += 1
+    set_choices(st, ends | (np.int64(1) << PASS))  # the pass last, as its action is
     st[PHASE] = NOBLE
 
 
@@ -335,7 +333,7 @@ def apply_step(
         phase = st[PHASE]
         if st[LEGAL_LEN] != 1 or (phase != TAKE and phase != PLACE):
             return
-        action = st[LEGAL]
+        action = low_bit(st[CHOICES])
 
 
 @kernel

@@ -13,6 +13,7 @@ import numpy as np
 
 from sanssim.compiled import rng as mt
 from sanssim.compiled.kernel import kernel
+from sanssim.games.sanssouci.core.choices import legal_list, pick
 from sanssim.games.sanssouci.core.greedy import greedy_score
 from sanssim.games.sanssouci.core.heuristic import first_best, heuristic_scores
 from sanssim.games.sanssouci.core.layout import LEGAL, LEGAL_LEN
@@ -36,7 +37,7 @@ def choose_simple(
 def random_pick(st: np.ndarray, draw: float) -> np.int64:
     """`random`'s choice by its `random()` draw, as `RandomStrategy` makes it; inlined
     where it is called, since a call would cost more than the choice."""
-    return st[LEGAL + np.int64(draw * st[LEGAL_LEN])]
+    return pick(st, np.int64(draw * st[LEGAL_LEN]))
 
 
 @nb.njit(cache=True, inline="always")
@@ -48,6 +49,7 @@ def best_by_score(
     n_legal = st[LEGAL_LEN]
     scores = work[:TILES]
     if kind == GREEDY:
+        legal_list(st)
         for i in range(n_legal):
             scores[i] = greedy_score(st, gp, st[LEGAL + i])
     else:
