@@ -86,7 +86,7 @@ from sanssim.games.sanssouci.core.weights import (
 from sanssim.games.sanssouci.garden import N_SQUARES
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def first_best(st: np.ndarray, scores: np.ndarray) -> np.int64:
     """The first legal choice of the highest of `scores`."""
     best = st[LEGAL]
@@ -109,7 +109,7 @@ def heuristic_placement(st: np.ndarray, work: np.ndarray) -> np.int64:
     return first_best(st, scores)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def _placement_scores(st: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
     for i in range(st[LEGAL_LEN]):
         out[i] = work[PLACED + N_SQUARES + st[LEGAL + i]]

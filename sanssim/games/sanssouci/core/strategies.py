@@ -33,7 +33,7 @@ def choose_simple(
     return best_by_score(st, gp, kind, w, work)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(forceinline=True)
 def random_pick(st: np.ndarray, draw: float) -> np.int64:
     """`random`'s choice by its `random()` draw, as `RandomStrategy` makes it; inlined
     where it is called, since a call would cost more than the choice."""
