@@ -20,7 +20,7 @@ from numba.extending import intrinsic
 
 from sanssim.compiled.bits import TILE, bit_length, transpose_tile
 from sanssim.compiled.kernel import kernel
-from sanssim.compiled.lowered import smaller
+from sanssim.compiled.lowered import larger, smaller
 
 N = 624
 M = 397
@@ -108,14 +108,19 @@ def lane_space() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @kernel
-def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray, space: tuple) -> None:
+def seed_block(
+    gens: np.ndarray, rows: np.ndarray, values: np.ndarray, words: np.ndarray, space: tuple
+) -> None:
     """Seed `gens[rows[k]]` for `values[k]`, then twist it as its first draw would: the
     state `random.Random(values[k])` is in once it has drawn, at position 0, so the same
-    draws as after `seed`. `space`: a `lane_space`.
+    draws as after `seed`; of its words, at least the first `words[k]` (a multiple of
+    TILE, at most N) are written, for a stream its user never draws further (the rest are
+    then left as they were). `space`: a `lane_space`.
 
     Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
     by side, word i of every lane together, and twist side by side too; the block is then
-    transposed into the generators' rows a square tile at a time."""
+    transposed into the generators' rows a square tile at a time: writing them was about
+    a third of the seeding, and a random seat reads a sixth of its words."""
     lanes, prev, even, odd = space  # even, odd: added at init_by_array's even, odd steps
     for start in range(0, len(rows), LANES):
         used = smaller(LANES, len(rows) - start)
@@ -130,7 +135,10 @@ def seed_block(gens: np.ndarray, rows: np.ndarray, values: np.ndarray, space: tu
         _twist_lanes(lanes)
         for lane in range(0, used, TILE):
             count = smaller(TILE, used - lane)
-            for first in range(0, N, TILE):
+            written = 0
+            for k in range(start + lane, start + lane + count):
+                written = larger(written, words[k])
+            for first in range(0, written, TILE):
                 transpose_tile(lanes, first, lane, gens, rows[start + lane :], count)
         for lane in range(used):
             gens[rows[start + lane], N] = 0

@@ -25,6 +25,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from sanssim.compiled import rng
+from sanssim.compiled.bits import TILE
 from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import smaller
 from sanssim.seeding import SEED_BITS
@@ -230,14 +231,19 @@ def _derive(table, row: int, texts, lengths, lanes, out) -> None:
             out[first + lane] = np.int64(digest >> np.uint64(64 - SEED_BITS))
 
 
-def block_space(table: np.ndarray) -> tuple:
+def block_space(table: np.ndarray, words: Sequence[int] | None = None) -> tuple:
     """What `seed_games` works in, for the streams of `table`: first the generators of
     BLOCK_GAMES games (game i's stream s in row i * streams + s; a play loop draws from
     them), then the seeds' texts and lengths, `_derive`'s lanes, the derived seeds, the
-    rows and values `rng.seed_block` seeds, and its own `rng.lane_space`. Allocated in
-    Python: every numpy constructor numba compiles costs a core's cold compile about
-    0.05 CPU-s."""
+    rows, values and words `rng.seed_block` seeds, its own `rng.lane_space`, and each
+    stream's words to write: `words[s]` when stream s is never drawn further (a play loop
+    that says so must make sure: `drawn_within`), else all. Allocated in Python: every
+    numpy constructor numba compiles costs a core's cold compile about 0.05 CPU-s."""
     streams = table.shape[0]
+    written = np.full(streams, rng.N, dtype=np.int64)
+    if words is not None:
+        tiles = -(-np.asarray(words, dtype=np.int64) // TILE) * TILE
+        written = np.minimum(tiles, rng.N)
     return (
         np.zeros((BLOCK_GAMES * streams, rng.STATE), dtype=np.uint32),
         np.empty((BLOCK_GAMES, _WIDEST_INT), dtype=np.uint8),
@@ -246,7 +252,9 @@ def block_space(table: np.ndarray) -> tuple:
         np.empty((streams, BLOCK_GAMES), dtype=np.int64),
         np.empty(BLOCK_GAMES * streams, dtype=np.int64),
         np.empty(BLOCK_GAMES * streams, dtype=np.int64),
+        np.empty(BLOCK_GAMES * streams, dtype=np.int64),
         rng.lane_space(),
+        written,
     )
 
 
@@ -258,7 +266,7 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tup
     says (`stream_table`, `rng.seed_block`); UNUSED streams are left as they are. Inlined
     into the one play loop that calls it: as a function of its own, numba compiled its
     callees' code once more (about 0.3 CPU-s of a cold compile)."""
-    gens, texts, lengths, lanes, derived, rows, values, lane_space = space
+    gens, texts, lengths, lanes, derived, rows, values, words, lane_space, written = space
     streams = table.shape[0]
     count = smaller(BLOCK_GAMES, len(game_seeds) - first)
     for i in range(count):
@@ -270,10 +278,20 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tup
         elif table[s, 0] >= 0:
             _derive(table, s, texts, lengths[:count], lanes, derived[s])
     used = 0
-    for i in range(count):
-        for s in range(streams):
-            if table[s, 0] != UNUSED:
+    for s in range(streams):  # a stream's generators side by side: their words alike
+        if table[s, 0] != UNUSED:
+            for i in range(count):
                 rows[used] = i * streams + s
                 values[used] = derived[s, i]
+                words[used] = written[s]
                 used += 1
-    rng.seed_block(gens, rows[:used], values[:used], lane_space)
+    rng.seed_block(gens, rows[:used], values[:used], words[:used], lane_space)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def drawn_within(space: tuple, row: int, stream: int) -> bool:
+    """Whether the generator in `row` of a `block_space`'s generators has drawn no word
+    past those written for its `stream`: a play loop that gave `block_space` words checks
+    each such stream after each game (a position is never past the words written unless a
+    draw read one of the words left unwritten)."""
+    return space[0][row, rng.N] <= space[9][stream]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanssim.compiled import rng, seeding
+from sanssim.compiled.bits import TILE
 from sanssim.seeding import derive_seed, strategy_parts, strategy_seed
 
 int64s = st.integers(min_value=-(2**63), max_value=2**63 - 1)
@@ -69,17 +70,28 @@ def _draws(g: np.ndarray, count: int = 700) -> list[int]:
     return [int(rng.word(g)) for _ in range(count)]
 
 
-@given(st.lists(st.integers(min_value=0, max_value=2**64 - 1), min_size=1, max_size=150))
+@given(
+    st.lists(st.integers(min_value=0, max_value=2**64 - 1), min_size=1, max_size=150),
+    st.data(),
+)
 @settings(max_examples=30, deadline=None)
-def test_seed_block_draws_as_random_random(values: list[int]) -> None:
+def test_seed_block_draws_as_random_random(values: list[int], data) -> None:
     gens = rng.new_generators(len(values) + 1)
     rows = np.arange(len(values), dtype=np.int64)[::-1].copy()  # any rows, in any order
     seeds = np.array(values, dtype=np.uint64).view(np.int64)
-    rng.seed_block(gens, rows, seeds, rng.lane_space())
-    for row, value in zip(rows, values, strict=True):
+    tiles = st.integers(min_value=1, max_value=rng.N // TILE).map(lambda k: k * TILE)
+    words = np.array(data.draw(st.lists(tiles, min_size=len(values), max_size=len(values))))
+    words[: len(values) // 2] = rng.N  # half of them whole
+    rng.seed_block(gens, rows, seeds, words, rng.lane_space())
+    for row, value, written in zip(rows, values, words, strict=True):
         py = random.Random(value)
-        assert _draws(gens[row]) == [py.getrandbits(32) for _ in range(700)]
-        assert list(gens[row]) == list(py.getstate()[1])
+        py.getrandbits(32)  # twisted, as its first draw leaves it
+        twisted = list(py.getstate()[1])[: rng.N]
+        g = gens[row]
+        assert list(g[:written]) == twisted[:written] and g[rng.N] == 0
+        if written == rng.N:
+            py = random.Random(value)
+            assert _draws(g) == [py.getrandbits(32) for _ in range(700)]
     assert not gens[len(values)].any()  # a row not asked for is left alone
 
 
@@ -100,3 +112,17 @@ def test_seed_games_seeds_each_stream_as_the_python_engine_does() -> None:
                     assert not g.any()
                 else:
                     assert _draws(g, 50) == [py.getrandbits(32) for _ in range(50)]
+
+
+def test_a_stream_drawn_within_its_words_is_told_from_one_drawn_past_them() -> None:
+    table = seeding.stream_table([seeding.GAME_SEED, strategy_parts(0)])
+    game_seeds = np.array([derive_seed(2, i) for i in range(3)])
+    space = seeding.block_space(table, [rng.N, 40])  # 40 words: 48, whole tiles
+    seeding.seed_games(table, game_seeds, 0, space)
+    seat = space[0][1]  # game 0's seat stream
+    py = random.Random(strategy_seed(game_seeds[0], 0))
+    assert _draws(seat, 48) == [py.getrandbits(32) for _ in range(48)]
+    assert seeding.drawn_within(space, 1, 1)
+    rng.word(seat)
+    assert not seeding.drawn_within(space, 1, 1)
+    assert seeding.drawn_within(space, 0, 0)

@@ -99,9 +99,11 @@ class SanssouciCore:
             results,
             turn_log,
             picks,
-            work_space(gp, streams),
+            work_space(gp, streams, kinds),
             searching(specs),
         )
+        if picked < 0:
+            raise RuntimeError("a random seat drew more than RANDOM_WORDS words in a game")
         own = log.seat_columns(game, results)
         cols = {"game_id": np.repeat(ids[:, 0], n), "game_seed": np.repeat(ids[:, 1], n), **own}
         frame = results_frame(run_id, GAME.name, n, strategies, cols, GAME.result_schema)

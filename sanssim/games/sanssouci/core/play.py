@@ -17,7 +17,7 @@ from sanssim.compiled import seeding
 from sanssim.compiled.bits import low_bit
 from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty
-from sanssim.games.sanssouci.actions import END, TAKE
+from sanssim.games.sanssouci.actions import END, ROUNDS, TAKE
 from sanssim.games.sanssouci.core.choices import step
 from sanssim.games.sanssouci.core.deal import deal
 from sanssim.games.sanssouci.core.ismcts import ismcts
@@ -114,6 +114,11 @@ def play_simple(
     return picked
 
 
+# The most words a random seat's stream gives in a game: a `random()` (two words) for its
+# first draw ahead and after each of its choices, at most its side and three a turn.
+RANDOM_WORDS = 2 * (1 + 1 + 3 * ROUNDS)
+
+
 @kernel
 def draw_ahead(gens: np.ndarray, base: int, kinds: np.ndarray, ahead: np.ndarray) -> None:
     """Each random seat's first `random()` into `ahead`, before the game's first decision:
@@ -155,9 +160,10 @@ def play_games(
     """Play game k from `seeds[k]`, seat p's strategy `kinds[p]` (weights `w[p]`);
     `streams` (`seeding.stream_table`) seeds the game's stream, then each seat's.
     Results rows k * n + p; turn rows and choices in order when `record`. Returns the
-    number of choices written. `space`: a `work_space`. `searching`: None when no seat
-    searches (`choose`), so that such a chunk compiles, and loads, without lookahead and
-    ismcts."""
+    number of choices written, or -1 if a random seat's stream was read past the words
+    seeded for it (`RANDOM_WORDS`: it cannot be). `space`: a `work_space`. `searching`:
+    None when no seat searches (`choose`), so that such a chunk compiles, and loads,
+    without lookahead and ismcts."""
     n = gp[G_N]
     st, seeder, pos, work, scores, ahead = space
     gens = seeder[0]
@@ -185,17 +191,21 @@ def play_games(
         for p in range(n):
             for i in range(RESULT_WIDTH):
                 results[k * n + p, i] = scores[p, i]
+            if kinds[p] == RANDOM and not seeding.drawn_within(seeder, base + 1 + p, 1 + p):
+                return -1  # past its RANDOM_WORDS: a numba `raise` cost 0.25 CPU-s to compile
     return picked
 
 
-def work_space(gp: np.ndarray, streams: np.ndarray) -> tuple[np.ndarray, ...]:
+def work_space(gp: np.ndarray, streams: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, ...]:
     """What `play_games` works in: the state, the seeding's space (the block's generators
-    first: `seeding.block_space`), the turn log's position, a decision's work space,
-    `score_game`'s rows and the random seats' next draws. Allocated here: each array
-    constructor numba compiles costs a cold compile about 0.05 CPU-s."""
+    first: `seeding.block_space`, a random seat's only RANDOM_WORDS deep), the turn log's
+    position, a decision's work space, `score_game`'s rows and the random seats' next
+    draws. Allocated here: each array constructor numba compiles costs a cold compile
+    about 0.05 CPU-s."""
+    words = [mt.N] + [RANDOM_WORDS if kind == RANDOM else mt.N for kind in kinds]
     return (
         np.zeros(SUPPLY + gp[G_N_TILES] + 1, dtype=np.int64),
-        seeding.block_space(streams),
+        seeding.block_space(streams, words),
         np.zeros(1, dtype=np.int64),
         work_array(),
         np.zeros((gp[G_N], RESULT_WIDTH), dtype=np.int64),
