@@ -292,6 +292,7 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tup
 def drawn_within(space: tuple, row: int, stream: int) -> bool:
     """Whether the generator in `row` of a `block_space`'s generators has drawn no word
     past those written for its `stream`: a play loop that gave `block_space` words checks
-    each such stream after each game (a position is never past the words written unless a
-    draw read one of the words left unwritten)."""
+    each such stream after each game. Its position is past them exactly when a draw read
+    a word left unwritten, short of the N draws that would twist it: a check on a bound
+    that is off by a little, not a proof of one."""
     return space[0][row, rng.N] <= space[9][stream]
