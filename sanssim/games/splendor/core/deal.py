@@ -7,6 +7,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.lowered import empty, smaller
 from sanssim.games.splendor.actions import (
     EMPTY,
     GOLD,
@@ -52,7 +53,9 @@ def deal(
         S[L.H_DECK_LEFT + level] = count
     for slot in range(N_SLOTS):
         S[L.DISPLAY + slot] = pop_deck(S, cfg, slot // SLOTS_PER_LEVEL)
-    order = np.arange(cfg[L.C_N_ALL_NOBLES])
+    order = empty(cfg[L.C_N_ALL_NOBLES], np.int64)  # np.arange, without its compile
+    for i in range(len(order)):
+        order[i] = i
     rng.shuffle(gens[base + N_LEVELS], order, len(order))
     S[L.H_N_TABLE] = cfg[L.C_NOBLES]
     for i in range(cfg[L.C_NOBLES]):
@@ -71,8 +74,8 @@ def _limit_first_turn(S: np.ndarray, gems: int) -> None:
         if S[L.SUPPLY + c]:
             have += 1
             avail |= 1 << c
-    size = min(gems, have)
-    kept = np.empty(S[L.H_N_LEGAL], dtype=np.int64)
+    size = smaller(gems, have)
+    kept = empty(S[L.H_N_LEGAL], np.int64)
     copy(kept, 0, S, L.LEGAL, len(kept))
     S[L.H_N_LEGAL] = 0
     for k in range(N_TAKE_SETS):

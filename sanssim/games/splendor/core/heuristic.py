@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sanssim.compiled.lowered import larger
 from sanssim.games.splendor.actions import (
     BUY,
     BUY_RESERVED,
@@ -94,7 +95,7 @@ def _colour_values(
         noble = S[L.TABLE + t]
         short = 0
         for x in range(N_GEMS):
-            short += max(0, nobles[noble, L.N_REQUIREMENT + x] - bonus[x])
+            short += larger(0, nobles[noble, L.N_REQUIREMENT + x] - bonus[x])
         missing[t] = 3.0 / (1 + short)
     for c in range(N_GEMS):
         out[c] = 0.0
@@ -158,7 +159,7 @@ def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
                 missing = 0
                 for c in range(N_GEMS):
                     need = nobles[noble, L.N_REQUIREMENT + c]
-                    missing += max(0, need - S[seat(q) + L.P_BONUS + c])
+                    missing += larger(0, need - S[seat(q) + L.P_BONUS + c])
                 if closest < 0 or missing < closest:
                     closest = missing
         score = 0.0
@@ -195,7 +196,7 @@ def wants(S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, b
     two0 = two1 = two2 = two3 = two4 = 0.0
     for i in range(count):
         value[i] = w[W_POINTS] * cards[ids[i], L.K_POINTS] + colour_value[cards[ids[i], L.K_BONUS]]
-        missing = max(0, shorts[i, SHORT_SUM] - gold)
+        missing = larger(0, shorts[i, SHORT_SUM] - gold)
         pull = w[W_PROGRESS] * value[i] / (missing + 1)
         spread = w[W_SPREAD] * pull
         one0, two0 = _helped(one0, two0, pull, spread, shorts[i, 0])
@@ -236,7 +237,7 @@ def main_terms(S: np.ndarray, cfg: np.ndarray, w: np.ndarray, p: int, base: int,
     reserving += -w[W_SLOT] * S[base + L.P_N_RESERVED]
     if S[L.SUPPLY + GOLD]:
         reserving += w[W_GOLD_GAIN] + _largest(floats[F_WANT : F_WANT + N_GEMS])
-        reserving += -w[W_OVERFLOW] * max(0, held + 1 - limit)
+        reserving += -w[W_OVERFLOW] * larger(0, held + 1 - limit)
     return held, limit, reserving, guards
 
 
@@ -256,7 +257,7 @@ def take_score(a: int, w: np.ndarray, floats: np.ndarray, held: int, limit: int)
                 progress += floats[F_WANT + TAKE_GAINS[a, k]]
                 gains += 1
     score += progress
-    score += -w[W_OVERFLOW] * max(0, held + gains - limit)
+    score += -w[W_OVERFLOW] * larger(0, held + gains - limit)
     return score
 
 
@@ -268,7 +269,7 @@ def reserve_score(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, w: np.ndarr
     at, shorts, floats = work[0], work[2], work[3]
     i = at[slot]
     score = reserving
-    missing = max(0, shorts[i, SHORT_SUM] - gold - 1)
+    missing = larger(0, shorts[i, SHORT_SUM] - gold - 1)
     reached = score + w[W_RESERVE] * floats[F_VALUE + i] / (missing + 1)
     score = reached if missing <= w[W_REACH] else score  # a select
     denied = floats[F_DENIED : F_DENIED + N_SLOTS]

@@ -14,6 +14,7 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import I_DEPTH, PARAMS, searcher
+from sanssim.compiled.lowered import empty, zeros
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.lookahead import (
     determinize,
@@ -66,7 +67,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     rollout's every decision to the end, as the search would go on calling for them
     (`rollout.play_on`: one call a rollout, not one a decision)."""
     if uniform:
-        action = world[L.LEGAL + int(rng.random(g) * world[L.H_N_LEGAL])]
+        action = world[L.LEGAL + np.int64(rng.random(g) * world[L.H_N_LEGAL])]
         apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
     else:
         decisions = -1 if ctx[9] else 1
@@ -95,14 +96,16 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
         cfg,
         cards,
         nobles,
-        np.zeros((1, RECORD_WIDTH), dtype=np.int32),  # never written: no record
-        np.empty(L.MAX_LEGAL, dtype=np.float64),
+        zeros((1, RECORD_WIDTH), np.int32),  # never written: no record
+        empty(L.MAX_LEGAL, np.float64),
         new_work(),
-        np.empty(L.MAX_LEGAL, dtype=np.int64),
+        empty(L.MAX_LEGAL, np.int64),
         hidden,
         pool,
         params[I_DEPTH] < 1,  # no depth cut: `_roll` plays a rollout to the end
     )
     legal = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
-    sides = np.arange(cfg[L.C_N])
+    sides = empty(cfg[L.C_N], np.int64)  # np.arange, without its compile
+    for p in range(len(sides)):
+        sides[p] = p
     return _search(ctx, S, legal, g, params[:PARAMS], sides, L.MAX_LEGAL, visits, means)

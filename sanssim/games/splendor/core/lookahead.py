@@ -11,6 +11,7 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import best_first
+from sanssim.compiled.lowered import empty, larger, zeros
 from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
@@ -65,7 +66,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
 def determinize_work(cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`determinize`'s scratch, allocated once a decision."""
     n_cards = cfg[L.C_N_CARDS]
-    return np.zeros(n_cards, dtype=np.bool_), np.empty(n_cards, dtype=np.int64)
+    return zeros(n_cards, np.bool_), empty(n_cards, np.int64)
 
 
 @jit
@@ -78,7 +79,7 @@ def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
         play_on(S, cfg, cards, nobles, log, scores, work, np.int64(-1))  # not a literal -1
         return
     while S[L.H_N_LEGAL] > 0:
-        action = S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
+        action = S[L.LEGAL + np.int64(rng.random(g) * S[L.H_N_LEGAL])]
         apply(S, cfg, cards, nobles, log, action)
 
 
@@ -90,7 +91,7 @@ def _rollout(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
     others = -(1 << 30)
     for q in range(cfg[L.C_N]):
         if q != me:
-            others = max(others, S[seat(q) + L.P_POINTS])
+            others = larger(others, S[seat(q) + L.P_POINTS])
     return S[seat(me) + L.P_POINTS] - others
 
 
@@ -108,15 +109,15 @@ def lookahead_choose(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
                      params: np.ndarray, g: np.ndarray, work: tuple,
                      scores: np.ndarray) -> int:  # fmt: skip
     """`LookaheadStrategy.choose`: the option of the best mean final margin."""
-    order = np.empty(L.MAX_LEGAL, dtype=np.int64)
-    tried = ranked(S, cfg, cards, nobles, scores, work, max(1, int(params[W_WIDTH])), order)
+    order = empty(L.MAX_LEGAL, np.int64)
+    tried = ranked(S, cfg, cards, nobles, scores, work, larger(1, np.int64(params[W_WIDTH])), order)
     if tried == 1:
         return S[L.LEGAL + order[0]]
-    worlds = max(1, int(params[W_ROLLOUTS]) // tried)
-    totals = np.zeros(tried, dtype=np.float64)
+    worlds = larger(1, np.int64(params[W_ROLLOUTS]) // tried)
+    totals = zeros(tried, np.float64)
     world = S.copy()  # for `determinize` and `copy` to fill: cheaper to compile than
     state = S.copy()  # np.empty_like, which the shared search does not compile
-    log = np.zeros((1, RECORD_WIDTH), dtype=np.int32)  # never written: no record
+    log = zeros((1, RECORD_WIDTH), np.int32)  # never written: no record
     me = S[L.H_CURRENT]
     hidden, pool = determinize_work(cfg)
     for _ in range(worlds):

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.compiled.lowered import empty, zeros
 from sanssim.games.splendor.actions import N_GEMS, N_LEVELS
 from sanssim.games.splendor.core.deal import deal
 from sanssim.games.splendor.core.layout import (
@@ -70,7 +71,7 @@ STREAMS_BEFORE_SEATS = N_LEVELS + 1  # deck 1-3, nobles
 def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarray, i: int) -> None:
     """Game `i`'s results: seat rows from `i * players`, its game row."""
     n = cfg[C_N]
-    ranks = np.zeros(n, dtype=np.int64)
+    ranks = zeros(n, np.int64)
     ranks_of(S, n, cfg[C_TIES_LATER], ranks)
     for p in range(n):
         base = seat(p)
@@ -102,7 +103,7 @@ def _copy_rows(dst: np.ndarray, src: np.ndarray, count: int) -> None:
 def _grown(picks: np.ndarray) -> np.ndarray:
     """`picks` in twice the rows; copied by `_copy_rows`, since a slice assignment
     compiles numba's shape check and its message, seconds of a cold compile."""
-    bigger = np.empty((2 * len(picks), 2), dtype=np.int64)
+    bigger = empty((2 * len(picks), 2), np.int64)
     _copy_rows(bigger, picks, len(picks))
     return bigger
 
@@ -128,21 +129,21 @@ def play_games(
     prunes the searches' branch and such a chunk compiles, and loads, without them."""
     games = seeds.shape[0]
     n = cfg[C_N]
-    S = np.zeros(size, dtype=np.int64)
+    S = zeros(size, np.int64)
     gens = seeder[0]
     most = cfg[C_MAX_ROUNDS] * n if record else 0  # turns a game can last
-    seats = np.zeros((games * n, SEAT_ROW), dtype=np.int64)
-    per_game = np.zeros((games, G_IN_PLAY + cfg[C_NOBLES]), dtype=np.int64)
-    turns = np.zeros(games, dtype=np.int64)
-    log = np.empty((games * n * 24 + most if record else 1, RECORD_WIDTH), dtype=np.int32)
+    seats = zeros((games * n, SEAT_ROW), np.int64)
+    per_game = zeros((games, G_IN_PLAY + cfg[C_NOBLES]), np.int64)
+    turns = zeros(games, np.int64)
+    log = empty((games * n * 24 + most if record else 1, RECORD_WIDTH), np.int32)
     rows = np.int64(0)  # not the literal 0: `_copy_rows` would compile for it too
-    picks = np.empty((64 if record else 1, 2), dtype=np.int64)
+    picks = empty((64 if record else 1, 2), np.int64)
     picked = 0
     work = new_work()
-    scores = np.empty(MAX_LEGAL, dtype=np.float64)
+    scores = empty(MAX_LEGAL, np.float64)
     for i in range(games):
         if rows + most > len(log):
-            grown = np.empty((len(log) * 3 // 2 + most, RECORD_WIDTH), dtype=np.int32)
+            grown = empty((len(log) * 3 // 2 + most, RECORD_WIDTH), np.int32)
             _copy_rows(grown, log, rows)
             log = grown
         game_log = log[rows:]

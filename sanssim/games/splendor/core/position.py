@@ -8,6 +8,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled.lowered import empty, larger, smaller
 from sanssim.games.splendor.actions import BUY, BUY_RESERVED, MAX_RESERVED, N_GEMS, N_SLOTS
 from sanssim.games.splendor.config import MAX_PLAYERS
 from sanssim.games.splendor.core import layout as L
@@ -29,11 +30,11 @@ FLOATS = 80
 @nb.njit(cache=True)
 def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
-        np.empty(MAX_CARDS, dtype=np.int64),
-        np.empty(MAX_CARDS, dtype=np.int64),
-        np.empty((MAX_CARDS, N_GEMS + 1), dtype=np.int64),
-        np.empty(FLOATS, dtype=np.float64),
-        np.empty(MAX_PLAYERS, dtype=np.int64),
+        empty(MAX_CARDS, np.int64),
+        empty(MAX_CARDS, np.int64),
+        empty((MAX_CARDS, N_GEMS + 1), np.int64),
+        empty(FLOATS, np.float64),
+        empty(MAX_PLAYERS, np.int64),
     )
 
 
@@ -65,7 +66,7 @@ def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
         card = ids[i]
         total = 0
         for c in range(N_GEMS):
-            short = max(0, cards[card, L.K_COST + c] - have[c])
+            short = larger(0, cards[card, L.K_COST + c] - have[c])
             shorts[i, c] = short
             total += short
         shorts[i, SHORT_SUM] = total
@@ -78,8 +79,8 @@ def spent(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> tuple[int, 
     gems = 0
     need_total = 0
     for c in range(N_GEMS):
-        need = max(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
-        gems += min(need, S[base + L.P_TOKENS + c])
+        need = larger(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
+        gems += smaller(need, S[base + L.P_TOKENS + c])
         need_total += need
     return gems, need_total - gems
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sanssim.compiled.lowered import larger
 from sanssim.games.splendor.actions import (
     A_BLIND,
     A_BUY,
@@ -289,7 +290,7 @@ def _end_turn(S: np.ndarray, cfg: np.ndarray, log: np.ndarray) -> bool:
     if p == n - 1:
         best = 0
         for q in range(n):
-            best = max(best, S[seat(q) + L.P_POINTS])
+            best = larger(best, S[seat(q) + L.P_POINTS])
         if best >= cfg[L.C_TARGET]:
             S[L.H_END_REASON] = 0
         elif S[L.H_ROUND_PASSES] == n and not S[L.H_ROUND_VISITS]:

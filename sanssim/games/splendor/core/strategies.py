@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.lowered import empty, larger
 from sanssim.games.splendor.actions import (
     BUY,
     GOLD,
@@ -116,7 +117,7 @@ def greedy_scores(
             if c == GOLD:
                 out[j] = -1.0
             else:
-                need = max(0, cards[pos_cards[least], L.K_COST + c] - S[base + L.P_BONUS + c])
+                need = larger(0, cards[pos_cards[least], L.K_COST + c] - S[base + L.P_BONUS + c])
                 out[j] = 0.1 * (S[base + L.P_TOKENS + c] - need)
     else:
         out[:n_legal] = 0.0
@@ -127,7 +128,7 @@ def greedy_scores(
 def _need_sum(S: np.ndarray, cards: np.ndarray, base: int, card: int) -> int:
     total = 0
     for c in range(N_GEMS):
-        total += max(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
+        total += larger(0, cards[card, L.K_COST + c] - S[base + L.P_BONUS + c])
     return total
 
 
@@ -148,7 +149,7 @@ def choose(
     if kind == LOOKAHEAD:
         return lookahead_choose(S, cfg, cards, nobles, params, g, work, scores)
     if kind == ISMCTS:
-        visits = np.empty(S[L.H_N_LEGAL], dtype=np.float64)
+        visits = empty(S[L.H_N_LEGAL], np.float64)
         return ismcts(S, cfg, cards, nobles, params, g, visits, visits.copy())
     return choose_simple(S, cfg, cards, nobles, kind, params, g, work, scores)
 
@@ -169,7 +170,7 @@ def choose_simple(
     as a kernel: the chunk loop calls it once a decision, where an inlined `choose`
     counts references on its arrays."""
     if kind == RANDOM:
-        return S[L.LEGAL + int(rng.random(g) * S[L.H_N_LEGAL])]
+        return S[L.LEGAL + np.int64(rng.random(g) * S[L.H_N_LEGAL])]
     if kind == GREEDY:
         if not greedy_scores(S, cfg, cards, scores, work):
             return FAILED

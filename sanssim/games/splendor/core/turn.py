@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sanssim.compiled.lowered import larger, smaller
 from sanssim.games.splendor.actions import (
     A_PASS,
     BUY,
@@ -136,7 +137,7 @@ def holdings(S: np.ndarray, base: int, width: int) -> np.int64:
     guard = np.int64(1) << (width - 1)
     power = np.int64(0)
     for c in range(N_GEMS):
-        have = min(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
+        have = smaller(S[base + L.P_TOKENS + c] + S[base + L.P_BONUS + c], guard - 1)
         power |= (guard + have) << (width * c)
     return power
 
@@ -151,5 +152,5 @@ def affords(power: np.int64, cost: np.int64, gold: int, width: int) -> bool:
     x = power - cost
     short = 0
     for c in range(N_GEMS):
-        short += max(0, guard - ((x >> (width * c)) & field))
+        short += larger(0, guard - ((x >> (width * c)) & field))
     return short <= gold
