@@ -15,6 +15,7 @@ import numpy as np
 
 from sanssim.compiled import seeding
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import larger, zeros
 from sanssim.games.seikatsu.core.engine import (
     LOG_ACTION,
     LOG_GAME,
@@ -58,12 +59,12 @@ def play_games(
     sides = t[N_SIDES]
     s = new_state(t)
     gens = seeder[0]
-    stats = np.zeros((max(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), dtype=np.int64)
+    stats = zeros((larger(1, sides), t[N_ROWS], t[N_FLOWERS] + 4), np.int64)
     floats = float_work(t)
     ints = int_work(t)
-    totals = np.zeros(sides, dtype=np.int64)
-    place = np.zeros(sides, dtype=np.int64)
-    counts = np.zeros(t[N_KINDS], dtype=np.int64)
+    totals = zeros(sides, np.int64)
+    place = zeros(sides, np.int64)
+    counts = zeros(t[N_KINDS], np.int64)
     row = 0 if record else -1
     for gi in range(seeds.shape[0]):
         base = gi % seeding.BLOCK_GAMES * (n + 1)
@@ -99,7 +100,7 @@ def play_games(
         for p in range(n):
             scores[gi, 2, p] = s[t[S_OWN] + p]
             scores[gi, 3, p] = s[t[S_KOI_PLAYED] + p]
-    return max(row, 0)
+    return larger(row, 0)
 
 
 @kernel

@@ -15,6 +15,7 @@ import numpy as np
 from sanssim.compiled import rng
 from sanssim.compiled.bits import bit_count
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import larger, zeros
 from sanssim.games.seikatsu.core.tables import (
     BAG_CAP,
     BAG_LEN,
@@ -79,7 +80,7 @@ LOG_POINTS, LOG_DRAWN, LOG_SCORE, LOG_BAG_LEFT, LOG_ACTION, LOG_HAND_LEN, LOG_HA
 
 @nb.njit(cache=True)
 def new_state(t: np.ndarray) -> np.ndarray:
-    return np.zeros(t[S_SIZE], dtype=np.int64)
+    return zeros(t[S_SIZE], np.int64)
 
 
 @kernel
@@ -292,7 +293,7 @@ def row_points(t: np.ndarray, s: np.ndarray, pagoda: np.int64, k: np.int64) -> n
     row = t[t[T_ROWS] + pagoda * t[N_ROWS] + k]
     largest = 0
     for f in range(t[N_FLOWERS]):
-        largest = max(largest, bit_count(s[t[S_FLOWERS] + f] & row))
+        largest = larger(largest, bit_count(s[t[S_FLOWERS] + f] & row))
     return t[t[T_POINTS] + largest + bit_count(s[KOI] & row)]
 
 

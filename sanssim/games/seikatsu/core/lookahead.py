@@ -20,6 +20,7 @@ import numpy as np
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import PARAMS, best_first, searcher
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import empty, larger, zeros
 from sanssim.games.seikatsu.core.engine import (
     EMPTY,
     UNLOGGED,
@@ -75,22 +76,20 @@ ROLLOUTS, WIDTH = range(2)
 def int_work(t: np.ndarray) -> np.ndarray:
     """Integer work space of a decision: an order and the options tried (a legal list
     each), kind counts, side totals, and two states (a world and a branch of it)."""
-    return np.zeros(
-        2 * t[MAX_LEGAL] + t[N_KINDS] + max(1, t[N_SIDES]) + 2 * t[S_SIZE], dtype=np.int64
-    )
+    return zeros(2 * t[MAX_LEGAL] + t[N_KINDS] + larger(1, t[N_SIDES]) + 2 * t[S_SIZE], np.int64)
 
 
 @nb.njit(cache=True)
 def float_work(t: np.ndarray) -> np.ndarray:
     """Float work space of a decision: scores and option values (a legal list each),
     then each side's row changes (`heuristic_scores`)."""
-    return np.zeros(2 * t[MAX_LEGAL] + max(1, t[N_SIDES]) * t[N_ROWS], dtype=np.float64)
+    return zeros(2 * t[MAX_LEGAL] + larger(1, t[N_SIDES]) * t[N_ROWS], np.float64)
 
 
 @nb.njit(cache=True, inline="always")
 def changes_of(t: np.ndarray, floats: np.ndarray) -> np.ndarray:
     """The row changes' part of `float_work`, one row per side."""
-    return floats[2 * t[MAX_LEGAL] :].reshape((max(1, t[N_SIDES]), t[N_ROWS]))
+    return floats[2 * t[MAX_LEGAL] :].reshape((larger(1, t[N_SIDES]), t[N_ROWS]))
 
 
 @nb.njit(cache=True)
@@ -99,7 +98,7 @@ def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
     space: `stats` (row stats), `floats` (`float_work`), `ints` (`int_work`); `policy`
     are the rollout weights, `log` is not written. Not a kernel: `ismcts` allocates."""
     if code == ISMCTS:
-        visits = np.empty(s[N_LEGAL], dtype=np.float64)
+        visits = empty(s[N_LEGAL], np.float64)
         return ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, visits.copy())
     if code == LOOKAHEAD:
         return lookahead(t, s, w, g, stats, floats, ints, policy, log)
@@ -200,19 +199,19 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     at = 2 * size
     counts = ints[at : at + t[N_KINDS]]
     at += t[N_KINDS]
-    totals = ints[at : at + max(1, t[N_SIDES])]
-    at += max(1, t[N_SIDES])
+    totals = ints[at : at + larger(1, t[N_SIDES])]
+    at += larger(1, t[N_SIDES])
     world = ints[at : at + t[S_SIZE]]
     branch = ints[at + t[S_SIZE] : at + 2 * t[S_SIZE]]
     seat = s[CURRENT]
-    width = ranked(t, s, policy, stats, changes, scores, max(1, np.int64(w[WIDTH])), order)
+    width = ranked(t, s, policy, stats, changes, scores, larger(1, np.int64(w[WIDTH])), order)
     legal = t[S_LEGAL]
     if width == 1:
         return s[legal + order[0]]
     for i in range(width):
         options[i] = s[legal + order[i]]
         value[i] = 0.0
-    worlds = max(1, np.int64(w[ROLLOUTS]) // width)
+    worlds = larger(1, np.int64(w[ROLLOUTS]) // width)
     for _ in range(worlds):
         determinize(t, s, seat, g, world, counts)
         for i in range(width):
@@ -296,7 +295,7 @@ def ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, means) -> np.in
     """`IsmctsStrategy.choose` for the current seat (its `terms` in `visits` and `means`,
     one per legal choice); `w`: the search's parameters (`sanssim.compiled.ismcts`)."""
     size = t[MAX_LEGAL]
-    sides = max(1, t[N_SIDES])
+    sides = larger(1, t[N_SIDES])
     ctx = (
         t,
         policy,
@@ -305,12 +304,12 @@ def ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, means) -> np.in
         ints[:size],
         ints[size : size + t[N_KINDS]],
         log,
-        np.zeros(sides, dtype=np.int64),
-        np.zeros(sides, dtype=np.int64),
+        zeros(sides, np.int64),
+        zeros(sides, np.int64),
         changes_of(t, floats),
     )
     n = t[N_PLAYERS]
-    seat_sides = np.empty(n, dtype=np.int64)
+    seat_sides = empty(n, np.int64)
     for p in range(n):
         seat_sides[p] = t[t[T_SIDE] + p]
     legal = s[t[S_LEGAL] : t[S_LEGAL] + s[N_LEGAL]].copy()

@@ -13,6 +13,7 @@ import numpy as np
 from sanssim.compiled import rng
 from sanssim.compiled.bits import bit_count
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lowered import larger
 from sanssim.games.seikatsu.core.engine import bird_points
 from sanssim.games.seikatsu.core.tables import (
     KOI,
@@ -67,7 +68,7 @@ def row_stats(t: np.ndarray, s: np.ndarray, pagoda: np.int64, out: np.ndarray) -
         for f in range(nf):
             c = bit_count(s[t[S_FLOWERS] + f] & row)
             out[k, f] = c
-            largest = max(largest, c)
+            largest = larger(largest, c)
         koi = bit_count(s[KOI] & row)
         length = t[t[T_ROW_LEN] + pagoda * t[N_ROWS] + k]
         out[k, nf + R_KOI] = koi
@@ -92,7 +93,7 @@ def after_row(t: np.ndarray, stats: np.ndarray, k: np.int64, kind: np.int64):
     if kind == t[KOI_KIND]:
         return best, best + 1, empty, length
     grown = stats[k, t[t[T_KIND_FLOWER] + kind]] + stats[k, nf + R_KOI] + 1
-    return best, max(best, grown), empty, length
+    return best, larger(best, grown), empty, length
 
 
 @kernel
