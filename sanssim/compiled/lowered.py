@@ -15,38 +15,34 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import _empty_nd_impl, _parse_shape
 
 
-@intrinsic
-def empty(typingctx, shape, dtype):
-    """`np.empty(shape, dtype)`, C-ordered: `shape` an integer or a tuple of them, `dtype`
-    a numpy scalar type (`np.int64`)."""
-    ndim, item = parse_shape(shape), parse_dtype(dtype)
-    if ndim is None or item is None:
-        return None
-    made = types.Array(item, ndim, "C")
+def _allocation(name: str, zeroed: bool, doc: str):
+    """An intrinsic `name(shape, dtype)` making a C-ordered array as numba's `np.empty`
+    does (`shape` an integer or a tuple of them, `dtype` a numpy scalar type such as
+    `np.int64`), its bytes then set to 0 when `zeroed`."""
 
-    def codegen(context, builder, signature, args):
-        shapes = _parse_shape(context, builder, signature.args[0], args[0])
-        return _empty_nd_impl(context, builder, made, shapes)._getvalue()
+    def typer(typingctx, shape, dtype):
+        ndim, item = parse_shape(shape), parse_dtype(dtype)
+        if ndim is None or item is None:
+            return None
+        made = types.Array(item, ndim, "C")
 
-    return made(shape, dtype), codegen
+        def codegen(context, builder, signature, args):
+            shapes = _parse_shape(context, builder, signature.args[0], args[0])
+            array = _empty_nd_impl(context, builder, made, shapes)
+            if zeroed:
+                size = builder.mul(array.itemsize, array.nitems)
+                cgutils.memset(builder, array.data, size, 0)
+            return array._getvalue()
+
+        return made(shape, dtype), codegen
+
+    typer.__name__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def zeros(typingctx, shape, dtype):
-    """`np.zeros(shape, dtype)`, C-ordered: `empty`, its bytes then set to 0."""
-    ndim, item = parse_shape(shape), parse_dtype(dtype)
-    if ndim is None or item is None:
-        return None
-    made = types.Array(item, ndim, "C")
-
-    def codegen(context, builder, signature, args):
-        shapes = _parse_shape(context, builder, signature.args[0], args[0])
-        array = _empty_nd_impl(context, builder, made, shapes)
-        size = builder.mul(array.itemsize, array.nitems)
-        cgutils.memset(builder, array.data, size, 0)
-        return array._getvalue()
-
-    return made(shape, dtype), codegen
+empty = _allocation("empty", False, "`np.empty(shape, dtype)`.")
+zeros = _allocation("zeros", True, "`np.zeros(shape, dtype)`.")
 
 
 def _pick(name: str, replace_if: str, doc: str):

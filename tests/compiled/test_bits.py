@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanssim.compiled import bits
-from sanssim.compiled.lowered import empty, larger, smaller
+from sanssim.compiled.lowered import empty, larger, smaller, zeros
 
 MASKS = st.integers(min_value=1, max_value=(1 << 62) - 1)
 
@@ -78,6 +78,23 @@ def test_empty_makes_numpy_arrays_of_the_shape_and_type() -> None:
     assert all(a.flags.c_contiguous for a in made)
     with pytest.raises(ValueError, match="negative dimensions"):
         _empties(-1)
+
+
+@nb.njit
+def _zeroed(n):  # type: ignore[no-untyped-def]
+    first = zeros((n, 3), np.int32)
+    first[:] = 7  # the next allocation may reuse this memory: it must still come back zeroed
+    return zeros(n, np.bool_), zeros((n, 3), np.int32), zeros(n, np.float64)
+
+
+def test_zeros_makes_arrays_of_zeros() -> None:
+    made = _zeroed(6)
+    assert [(a.shape, a.dtype) for a in made] == [
+        ((6,), np.bool_),
+        ((6, 3), np.int32),
+        ((6,), np.float64),
+    ]
+    assert not any(a.any() for a in made)
 
 
 @nb.njit
