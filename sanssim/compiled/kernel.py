@@ -91,6 +91,7 @@ JITCPUCodegen.set_env = _set_env_if_loaded
 
 _flags_equal = targetconfig.TargetConfig.__eq__
 _DEFAULTS: dict[type, dict[str, Any]] = {}
+_HASHES: dict[type, int] = {}
 
 
 def _same_flags(flags: targetconfig.TargetConfig, other: object) -> Any:
@@ -120,7 +121,6 @@ def _flags_hash(flags: targetconfig.TargetConfig) -> int:
     return found
 
 
-_HASHES: dict[type, int] = {}
 targetconfig.TargetConfig.__eq__ = _same_flags
 targetconfig.TargetConfig.__hash__ = _flags_hash
 

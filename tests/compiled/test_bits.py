@@ -63,12 +63,27 @@ def test_the_portable_nth_bit_does_without_pdep() -> None:
 
 
 @nb.njit
-def _empties(n):  # type: ignore[no-untyped-def]
-    return empty(n, np.int64), empty((n, 3), np.float64), empty(n, np.bool_), empty(2, np.uint32)
+def _made(n):  # type: ignore[no-untyped-def]
+    empties = (
+        empty(n, np.int64),
+        empty((n, 3), np.float64),
+        empty(n, np.bool_),
+        empty(2, np.uint32),
+    )
+    dirty = empty((n, 3), np.float64)
+    dirty[:] = 7.0  # the next allocation may reuse this memory: zeros must still be 0 there
+    zeroed = (
+        zeros(n, np.int64),
+        zeros((n, 3), np.float64),
+        zeros(n, np.bool_),
+        zeros(2, np.uint32),
+    )
+    return empties, zeroed
 
 
-def test_empty_makes_numpy_arrays_of_the_shape_and_type() -> None:
-    made = _empties(5)
+@pytest.mark.parametrize("zeroed", [False, True])
+def test_empty_and_zeros_make_numpy_arrays_of_the_shape_and_type(zeroed: bool) -> None:
+    made = _made(5)[zeroed]
     assert [(a.shape, a.dtype) for a in made] == [
         ((5,), np.int64),
         ((5, 3), np.float64),
@@ -76,25 +91,10 @@ def test_empty_makes_numpy_arrays_of_the_shape_and_type() -> None:
         ((2,), np.uint32),
     ]
     assert all(a.flags.c_contiguous for a in made)
+    if zeroed:
+        assert not any(a.any() for a in made)
     with pytest.raises(ValueError, match="negative dimensions"):
-        _empties(-1)
-
-
-@nb.njit
-def _zeroed(n):  # type: ignore[no-untyped-def]
-    first = zeros((n, 3), np.int32)
-    first[:] = 7  # the next allocation may reuse this memory: it must still come back zeroed
-    return zeros(n, np.bool_), zeros((n, 3), np.int32), zeros(n, np.float64)
-
-
-def test_zeros_makes_arrays_of_zeros() -> None:
-    made = _zeroed(6)
-    assert [(a.shape, a.dtype) for a in made] == [
-        ((6,), np.bool_),
-        ((6, 3), np.int32),
-        ((6,), np.float64),
-    ]
-    assert not any(a.any() for a in made)
+        _made(-1)
 
 
 @nb.njit

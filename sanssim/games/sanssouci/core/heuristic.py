@@ -28,6 +28,7 @@ from sanssim.games.sanssouci.actions import (
 from sanssim.games.sanssouci.components import N_COLS
 from sanssim.games.sanssouci.core.choices import legal_list
 from sanssim.games.sanssouci.core.layout import (
+    CHOICES,
     CURRENT,
     EXP_SIDE,
     G_CARD_KIND,
@@ -337,11 +338,8 @@ def heuristic_scores(
         return
     best = _best_move(st, gp, w, missions)
     left = _turns_left(st, gp, p) - 1
-    if phase == PLACE:
-        squares = np.int64(0)
-        for i in range(n_legal):
-            squares |= np.int64(1) << st[LEGAL + i]
-        _place_values(st, gp, w, squares, GARDENER, missions, best, left, work)
+    if phase == PLACE:  # the choices' mask is the squares
+        _place_values(st, gp, w, st[CHOICES], GARDENER, missions, best, left, work)
         _placement_scores(st, out, work)
         return
     _tile_values(st, gp, w, missions, best, left, work)

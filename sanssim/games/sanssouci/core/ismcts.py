@@ -22,7 +22,7 @@ from sanssim.compiled.ismcts import best_first, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty
 from sanssim.games.sanssouci.actions import END, PLACE, TAKE
-from sanssim.games.sanssouci.core.choices import legal_list, pick, step
+from sanssim.games.sanssouci.core.choices import legal_list, step
 from sanssim.games.sanssouci.core.heuristic import heuristic_placement, heuristic_scores
 from sanssim.games.sanssouci.core.layout import (
     CURRENT,
@@ -37,7 +37,7 @@ from sanssim.games.sanssouci.core.layout import (
 from sanssim.games.sanssouci.core.lookahead import determinize
 from sanssim.games.sanssouci.core.rules import apply
 from sanssim.games.sanssouci.core.score import RESULT_WIDTH, V_RANK, V_TOTAL, score_game
-from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score
+from sanssim.games.sanssouci.core.strategies import HEURISTIC, best_by_score, random_pick
 from sanssim.games.sanssouci.core.weights import TILES, W_SEARCH, WORK
 
 
@@ -50,9 +50,9 @@ def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
 @kernel
 def _options(ctx, world, width, out) -> np.int64:  # type: ignore[no-untyped-def]
     """`lookahead.ranked`'s options, without its allocations."""
-    legal_list(world)
     n = world[LEGAL_LEN]
     if width < 1 or n <= width:
+        legal_list(world)  # else `heuristic_scores` lists them
         for i in range(n):
             out[i] = world[LEGAL + i]
         return n
@@ -88,7 +88,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     taken = ctx[8]
     phase = world[PHASE]
     if uniform:
-        action = pick(world, np.int64(mt.random(g) * world[LEGAL_LEN]))
+        action = random_pick(world, mt.random(g))
     elif phase == PLACE and taken[0] == world[TURN]:
         action = heuristic_placement(world, ctx[6])
     else:
