@@ -36,10 +36,12 @@ from typing import Any
 
 import numba as nb
 from llvmlite import binding as ll
-from numba.core import compiler, targetconfig
+from numba.core import compiler
 from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
+
+from sanssim.compiled import compiling  # noqa: F401 - numba's compiler, trimmed
 
 _LINK_ONLY = "sanssim-link-only"  # how a kernel's library is cached: its bitcode
 
@@ -89,42 +91,6 @@ def _set_env_if_loaded(codegen: JITCPUCodegen, env_name: str, env: Any) -> None:
 JITCPUCodegen.set_env = _set_env_if_loaded
 
 
-_flags_equal = targetconfig.TargetConfig.__eq__
-_DEFAULTS: dict[type, dict[str, Any]] = {}
-_HASHES: dict[type, int] = {}
-
-
-def _same_flags(flags: targetconfig.TargetConfig, other: object) -> Any:
-    """numba's `TargetConfig.__eq__` (every option's value equal), without a dict of every
-    option built through its property at each call: numba's typing compares flags at
-    every lookup of an overload it has typed, some 100,000 times in a core's cold
-    compile, and that took 0.5 of its 9.5 CPU-s."""
-    kind = type(flags)
-    if kind is not type(other):
-        return _flags_equal(flags, other)
-    defaults = _DEFAULTS.get(kind)
-    if defaults is None:
-        defaults = _DEFAULTS[kind] = {k: o.default for k, o in kind.options.items()}
-    mine, theirs = {**defaults, **flags._values}, {**defaults, **other._values}
-    if len(mine) != len(defaults) or len(theirs) != len(defaults):  # a stray value
-        return _flags_equal(flags, other)
-    return mine == theirs
-
-
-def _flags_hash(flags: targetconfig.TargetConfig) -> int:
-    """numba's `TargetConfig.__hash__`, which hashes the sorted option names (`sorted` of
-    a dict is its keys): the same for all flags of a class, so computed once."""
-    kind = type(flags)
-    found = _HASHES.get(kind)
-    if found is None:
-        found = _HASHES[kind] = hash(tuple(sorted(kind.options)))
-    return found
-
-
-targetconfig.TargetConfig.__eq__ = _same_flags
-targetconfig.TargetConfig.__hash__ = _flags_hash
-
-
 class _LinkOnlyCompiler(_FunctionCompiler):
     """numba's compiler for one function, lowering a kernel into a `_LinkOnlyLibrary`."""
 
@@ -132,7 +98,7 @@ class _LinkOnlyCompiler(_FunctionCompiler):
         flags = compiler.Flags()
         self.targetdescr.options.parse_as_flags(flags, self.targetoptions)
         context = self.targetdescr.target_context
-        return compiler.compile_extra(
+        compiled = compiler.compile_extra(
             self.targetdescr.typing_context,
             context,
             self.py_func,
@@ -143,6 +109,9 @@ class _LinkOnlyCompiler(_FunctionCompiler):
             library=_LinkOnlyLibrary(context.codegen(), self.py_func.__qualname__),
             pipeline_class=self.pipeline_class,
         )
+        # No type annotation: its text, made for `inspect_types` and cached with the
+        # code, took 0.15 of a Sanssouci core's 9.5 CPU-s of cold compile.
+        return compiled._replace(type_annotation=None)
 
 
 class Kernel(CPUDispatcher):

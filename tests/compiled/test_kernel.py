@@ -74,33 +74,3 @@ def test_kernels_cached_by_one_process_are_linked_by_the_next(tmp_path: Path) ->
     for cached in (tmp_path / "cache").rglob("kernels_demo.entry-*"):
         cached.unlink()
     assert answer() == "10\n"
-
-
-def test_flags_compare_and_hash_as_numba_defines_them() -> None:
-    from numba.core.compiler import Flags
-    from numba.core.targetconfig import TargetConfig
-
-    from sanssim.compiled.kernel import _flags_equal
-
-    def made(**options: object) -> Flags:
-        flags = Flags()
-        for name, value in options.items():
-            setattr(flags, name, value)
-        return flags
-
-    default_nrt = Flags().nrt
-    variants = [
-        made(),
-        made(nrt=default_nrt),  # set to its default: equal to unset
-        made(nrt=not default_nrt),
-        made(no_cpython_wrapper=True),
-        made(no_cpython_wrapper=True, nrt=not default_nrt),
-        made(no_cpython_wrapper=True, nrt=not default_nrt),
-    ]
-    for a in variants:
-        assert hash(a) == hash(tuple(sorted(a.values())))  # numba's own definition
-        for b in variants:
-            assert (a == b) == _flags_equal(a, b) == (a.values() == b.values())
-    assert variants[0] == variants[1] and variants[4] == variants[5]
-    assert variants[0] != variants[2]
-    assert TargetConfig.__eq__(variants[0], object()) is NotImplemented
