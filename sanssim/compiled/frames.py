@@ -17,10 +17,11 @@ NONE = -1  # how the cores log "nothing there"
 
 def coded(codes: np.ndarray | Sequence[int], names: Sequence[str]) -> pl.Series:
     """Integer codes as the names they index; NONE (or any code out of range) is null.
-    A gather from the names and a null (half the time of `replace_strict`)."""
+    A pick from the names and a null by a Series of indices: half the time of `gather`
+    given a numpy array of them, a third of `replace_strict`'s."""
     codes = np.asarray(codes)
     index = np.where((codes >= 0) & (codes < len(names)), codes, len(names))
-    return pl.Series([*names, None], dtype=pl.String).gather(index.astype(np.uint32))
+    return pl.Series([*names, None], dtype=pl.String)[pl.Series(index.astype(np.uint32))]
 
 
 def coded_lists(codes: np.ndarray | Sequence[int], width: int, names: Sequence[str]) -> pl.Series:
