@@ -18,9 +18,8 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 
-from sanssim.compiled.bits import TILE, bit_length, transpose_tile
+from sanssim.compiled.bits import bit_length
 from sanssim.compiled.kernel import kernel
-from sanssim.compiled.lowered import larger, smaller
 
 N = 624
 M = 397
@@ -30,7 +29,6 @@ _UPPER = np.uint32(0x80000000)
 _LOWER = np.uint32(0x7FFFFFFF)
 _ARRAY_1 = np.uint32(1664525)  # init_by_array's multipliers
 _ARRAY_2 = np.uint32(1566083941)
-LANES = 64  # generators `seed_block` seeds side by side
 
 
 def new_generators(count: int) -> np.ndarray:
@@ -95,99 +93,9 @@ def _key_addends(value: np.int64) -> tuple[np.uint32, np.uint32]:
     return low, (np.uint32(high + np.uint32(1)) if high != 0 else low)
 
 
-def lane_space() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What `seed_block` works in: LANES generators a word to a row, each lane's previous
-    word, and what init_by_array adds at each lane's even and odd steps. Allocated in
-    Python, as numba compiles every array constructor it meets (about 0.05 CPU-s each)."""
-    return (
-        np.empty((N, LANES), dtype=np.uint32),
-        np.empty(LANES, dtype=np.uint32),
-        np.empty(LANES, dtype=np.uint32),
-        np.empty(LANES, dtype=np.uint32),
-    )
-
-
-@kernel
-def seed_block(
-    gens: np.ndarray, rows: np.ndarray, values: np.ndarray, words: np.ndarray, space: tuple
-) -> None:
-    """Seed `gens[rows[k]]` for `values[k]`, then twist it as its first draw would: the
-    state `random.Random(values[k])` is in once it has drawn, at position 0, so the same
-    draws as after `seed`; of its words, at least the first `words[k]` (a multiple of
-    TILE, at most N) are written, for a stream its user never draws further (the rest are
-    then left as they were). `space`: a `lane_space`.
-
-    Seeding one generator is a chain of 1,247 dependent steps; here LANES chains run side
-    by side, word i of every lane together, and twist side by side too; the block is then
-    transposed into the generators' rows a square tile at a time: writing them was about
-    a third of the seeding, and a random seat reads a sixth of its words."""
-    lanes, prev, even, odd = space  # even, odd: added at init_by_array's even, odd steps
-    for start in range(0, len(rows), LANES):
-        used = smaller(LANES, len(rows) - start)
-        for lane in range(LANES):
-            even[lane], odd[lane] = _key_addends(values[start + smaller(lane, used - 1)])
-            prev[lane] = _INITIAL[0]
-        for step in range(N):  # the first loop: words 1 to 623, then word 1 again
-            first = step < N - 1
-            _array_step(lanes, step + 1 if first else 1, first, prev, odd if step % 2 else even)
-        for step in range(N - 1):  # the second loop: words 2 to 623, then word 1
-            _final_step(lanes, step + 2 if step < N - 2 else 1, prev)
-        _twist_lanes(lanes)
-        for lane in range(0, used, TILE):
-            count = smaller(TILE, used - lane)
-            written = 0
-            for k in range(start + lane, start + lane + count):
-                written = larger(written, words[k])
-            for first in range(0, written, TILE):
-                transpose_tile(lanes, first, lane, gens, rows[start + lane :], count)
-        for lane in range(used):
-            gens[rows[start + lane], N] = 0
-
-
 @nb.njit(cache=True, inline="always")
 def _spread(q: np.uint32, multiplier: np.uint32) -> np.uint32:
     return np.uint32((q ^ (q >> np.uint32(30))) * multiplier)
-
-
-@nb.njit(cache=True, inline="always")
-def _array_step(lanes: np.ndarray, i: int, first: bool, prev: np.ndarray, add: np.ndarray) -> None:
-    """`mt[i] = (mt[i] ^ spread(mt[i - 1])) + key[j] + j` in every lane; at word i's
-    `first` step, mt[i] is still the common start, `_INITIAL[i]`."""
-    for lane in range(LANES):
-        was = _INITIAL[i] if first else lanes[i, lane]
-        cur = np.uint32((was ^ _spread(prev[lane], _ARRAY_1)) + add[lane])
-        lanes[i, lane] = cur
-        prev[lane] = cur
-
-
-@nb.njit(cache=True, inline="always")
-def _final_step(lanes: np.ndarray, i: int, prev: np.ndarray) -> None:
-    """`mt[i] = (mt[i] ^ spread(mt[i - 1])) - i` in every lane."""
-    for lane in range(LANES):
-        cur = np.uint32((lanes[i, lane] ^ _spread(prev[lane], _ARRAY_2)) - np.uint32(i))
-        lanes[i, lane] = cur
-        prev[lane] = cur
-
-
-@kernel
-def _twist_lanes(block: np.ndarray) -> None:
-    """`_twist` of every lane's generator at once, word kk of all lanes together, from
-    the state init_by_array leaves (its word 0 set to 0x80000000)."""
-    lanes = block.reshape(N * LANES)  # rows a constant length apart: the loops vectorise
-    for lane in range(LANES):
-        lanes[lane] = _UPPER
-    for kk in range(N - M):  # split where kk + M wraps, as `_twist`
-        _twist_row(lanes, kk, kk + 1, kk + M)
-    for kk in range(N - M, N - 1):
-        _twist_row(lanes, kk, kk + 1, kk + M - N)
-    _twist_row(lanes, N - 1, 0, M - 1)
-
-
-@nb.njit(cache=True, inline="always")
-def _twist_row(lanes: np.ndarray, kk: int, nxt: int, far: int) -> None:
-    for lane in range(LANES):
-        y = (lanes[kk * LANES + lane] & _UPPER) | (lanes[nxt * LANES + lane] & _LOWER)
-        lanes[kk * LANES + lane] = lanes[far * LANES + lane] ^ _mix(y)
 
 
 @kernel

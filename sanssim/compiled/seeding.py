@@ -4,7 +4,7 @@ A game's streams (its deal, its bag or decks, each seat's strategy) are seeded f
 `derive_seed(game_seed, *parts)`, blake2b-64 of the parts' text. Derived per game in
 Python that costs microseconds, as much as a random game; here it is blake2b on the
 text `derive_seed` hashes, and the generators of a block of games are seeded together
-(`rng.seed_block`), so that no game's streams wait on Python.
+(`lanes.seed_block`), so that no game's streams wait on Python.
 
 A core describes its streams once per chunk (`stream_table`), makes one block of
 generators and the space to seed them in (`block_space`) and, every `BLOCK_GAMES`
@@ -27,13 +27,14 @@ from numba.extending import intrinsic
 from sanssim.compiled import rng
 from sanssim.compiled.bits import TILE
 from sanssim.compiled.kernel import kernel
+from sanssim.compiled.lanes import LANES, lane_space, seed_block
 from sanssim.compiled.lowered import smaller
 from sanssim.seeding import SEED_BITS
 
 # A stream's row in a stream table: its kind, then the bytes after the game seed's text.
 GAME_SEED = -1  # seeded with the game seed itself, as `random.Random(game_seed)`
 UNUSED = -2  # never drawn from: left unseeded
-BLOCK_GAMES = rng.LANES  # games seeded together: every used stream fills whole lanes
+BLOCK_GAMES = LANES  # games seeded together: every used stream fills whole lanes
 
 _IV = np.array(
     [
@@ -235,7 +236,7 @@ def block_space(table: np.ndarray, words: Sequence[int] | None = None) -> tuple:
     """What `seed_games` works in, for the streams of `table`: first the generators of
     BLOCK_GAMES games (game i's stream s in row i * streams + s; a play loop draws from
     them), then the seeds' texts and lengths, `_derive`'s lanes, the derived seeds, the
-    rows, values and words `rng.seed_block` seeds, its own `rng.lane_space`, and each
+    rows, values and words `lanes.seed_block` seeds, its own `lanes.lane_space`, and each
     stream's words to write: `words[s]` when stream s is never drawn further (a play loop
     that says so must make sure: `drawn_within`), else all. Allocated in Python: every
     numpy constructor numba compiles costs a core's cold compile about 0.05 CPU-s."""
@@ -253,7 +254,7 @@ def block_space(table: np.ndarray, words: Sequence[int] | None = None) -> tuple:
         np.empty(BLOCK_GAMES * streams, dtype=np.int64),
         np.empty(BLOCK_GAMES * streams, dtype=np.int64),
         np.empty(BLOCK_GAMES * streams, dtype=np.int64),
-        rng.lane_space(),
+        lane_space(),
         written,
     )
 
@@ -263,10 +264,10 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tup
     """Seed the streams of the block of games from `first` (at most BLOCK_GAMES, to the
     end of `game_seeds`) in the generators of `space` (a `block_space`): game first + i's
     stream s is `space[0][i * streams + s]`, drawing as `random.Random` seeded as `table`
-    says (`stream_table`, `rng.seed_block`); UNUSED streams are left as they are. Inlined
+    says (`stream_table`, `lanes.seed_block`); UNUSED streams are left as they are. Inlined
     into the one play loop that calls it: as a function of its own, numba compiled its
     callees' code once more (about 0.3 CPU-s of a cold compile)."""
-    gens, texts, lengths, lanes, derived, rows, values, words, lane_space, written = space
+    gens, texts, lengths, lanes, derived, rows, values, words, seeding, written = space
     streams = table.shape[0]
     count = smaller(BLOCK_GAMES, len(game_seeds) - first)
     for i in range(count):
@@ -285,7 +286,7 @@ def seed_games(table: np.ndarray, game_seeds: np.ndarray, first: int, space: tup
                 values[used] = derived[s, i]
                 words[used] = written[s]
                 used += 1
-    rng.seed_block(gens, rows[:used], values[:used], words[:used], lane_space)
+    seed_block(gens, rows[:used], values[:used], words[:used], seeding)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

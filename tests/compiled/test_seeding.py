@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sanssim.compiled import rng, seeding
+from sanssim.compiled import lanes, rng, seeding
 from sanssim.compiled.bits import TILE
 from sanssim.seeding import derive_seed, strategy_parts, strategy_seed
 
@@ -82,7 +82,7 @@ def test_seed_block_draws_as_random_random(values: list[int], data) -> None:
     tiles = st.integers(min_value=1, max_value=rng.N // TILE).map(lambda k: k * TILE)
     words = np.array(data.draw(st.lists(tiles, min_size=len(values), max_size=len(values))))
     words[: len(values) // 2] = rng.N  # half of them whole
-    rng.seed_block(gens, rows, seeds, words, rng.lane_space())
+    lanes.seed_block(gens, rows, seeds, words, lanes.lane_space())
     for row, value, written in zip(rows, values, words, strict=True):
         py = random.Random(value)
         py.getrandbits(32)  # twisted, as its first draw leaves it
