@@ -3,10 +3,10 @@ decks and nobles shuffled by their own streams, the display, the first turn's ch
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
+from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty, smaller
 from sanssim.games.splendor.actions import (
     EMPTY,
@@ -24,7 +24,7 @@ from sanssim.games.splendor.core.state import copy, inline, pop_deck, push, seat
 from sanssim.games.splendor.core.turn import N_TAKE_SETS, start_turn
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def deal(
     S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, record: int, gens: np.ndarray, base: int
 ) -> None:

@@ -9,11 +9,11 @@ come from the player's stream. The hooks are kernels, as the search requires.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import I_DEPTH, PARAMS, searcher
+from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty, zeros
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.lookahead import (
@@ -85,7 +85,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
 _search = searcher(_determinize, _options, _play, _over, _mover, _roll, _outcome)
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray,
            params: np.ndarray, g: np.ndarray, visits: np.ndarray,
            means: np.ndarray) -> int:  # fmt: skip

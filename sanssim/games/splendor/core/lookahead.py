@@ -6,11 +6,11 @@ every seat plays on by the default `heuristic` to the end."""
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import best_first
+from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty, larger, zeros
 from sanssim.games.splendor.actions import N_LEVELS
 from sanssim.games.splendor.core import layout as L
@@ -62,7 +62,7 @@ def determinize(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, me: int, g: n
         copy(out, deck, pool, 0, size)
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def determinize_work(cfg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`determinize`'s scratch, allocated once a decision."""
     n_cards = cfg[L.C_N_CARDS]

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from sanssim.compiled import seeding
+from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty, zeros
 from sanssim.games.splendor.actions import N_GEMS, N_LEVELS
 from sanssim.games.splendor.core.deal import deal
@@ -92,14 +93,14 @@ def _results(S: np.ndarray, cfg: np.ndarray, seats: np.ndarray, games: np.ndarra
         games[i, G_IN_PLAY + k] = S[IN_PLAY + k]
 
 
-@nb.njit(cache=True)
+@kernel
 def _copy_rows(dst: np.ndarray, src: np.ndarray, count: int) -> None:
     for i in range(count):
         for k in range(src.shape[1]):
             dst[i, k] = src[i, k]
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def _grown(picks: np.ndarray) -> np.ndarray:
     """`picks` in twice the rows; copied by `_copy_rows`, since a slice assignment
     compiles numba's shape check and its message, seconds of a cold compile."""

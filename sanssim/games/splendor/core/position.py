@@ -5,9 +5,9 @@ action buys sits in those lists, and the gems each is short of after bonuses and
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import empty, larger, smaller
 from sanssim.games.splendor.actions import BUY, BUY_RESERVED, MAX_RESERVED, N_GEMS, N_SLOTS
 from sanssim.games.splendor.config import MAX_PLAYERS
@@ -27,7 +27,7 @@ TAKE_GAINS = np.array([(*gains, -1, -1)[:3] for gains in _GAINS], dtype=np.int64
 FLOATS = 80
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return (
         empty(MAX_CARDS, np.int64),
