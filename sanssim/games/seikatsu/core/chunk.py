@@ -25,7 +25,7 @@ from sanssim.games.seikatsu.core.engine import (
     row_points,
     side_ranks,
 )
-from sanssim.games.seikatsu.core.lookahead import choose, decide, float_work, int_work
+from sanssim.games.seikatsu.core.lookahead import choose, choose_any, float_work, int_work
 from sanssim.games.seikatsu.core.strategies import LOOKAHEAD, RANDOM, choose_random
 from sanssim.games.seikatsu.core.tables import (
     CURRENT,
@@ -80,7 +80,7 @@ def play_games(
                 raise ValueError("a searching seat in a chunk compiled without the searches")
             p = s[CURRENT]  # a lookahead or ismcts seat to move
             g = gens[base + 1 + p]
-            action = decide(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
+            action = choose_any(t, s, codes[p], weights[p], g, stats, floats, ints, policy, log)
             row = _apply(t, s, action, log, row)
         if record:
             log[first:row, LOG_GAME] = gi

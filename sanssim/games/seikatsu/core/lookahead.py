@@ -94,9 +94,16 @@ def changes_of(t: np.ndarray, floats: np.ndarray) -> np.ndarray:
 
 @nb.njit(cache=True)
 def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
+    """`choose_any`, called from Python (`SeikatsuCore.decide`)."""
+    return choose_any(t, s, code, w, g, stats, floats, ints, policy, log)
+
+
+@kernel(allocates=True)
+def choose_any(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
     """The action the current seat's strategy `code` with parameters `w` picks. Work
     space: `stats` (row stats), `floats` (`float_work`), `ints` (`int_work`); `policy`
-    are the rollout weights, `log` is not written. Not a kernel: `ismcts` allocates."""
+    are the rollout weights, `log` is not written. Reference-counted: `ismcts`
+    allocates."""
     if code == ISMCTS:
         visits = empty(s[N_LEGAL], np.float64)
         return ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, visits.copy())
@@ -107,9 +114,9 @@ def decide(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.i
 
 @kernel
 def choose(t, s, code: np.int64, w, g, stats, floats, ints, policy, log) -> np.int64:
-    """`decide` for the strategies that search nothing (random, greedy, heuristic), as a
-    kernel: the chunk loop calls it once a decision, where `decide` would count references
-    on its ten arrays."""
+    """`choose_any` for the strategies that search nothing (random, greedy, heuristic),
+    without reference counts: the chunk loop calls it once a decision, where `choose_any`
+    would count references on its ten arrays."""
     if code == RANDOM:
         return choose_random(t, s, g)
     order = ints[: t[MAX_LEGAL]]
@@ -227,7 +234,7 @@ def lookahead(t, s, w, g, stats, floats, ints, policy, log) -> np.int64:
     return options[best]
 
 
-@nb.njit(cache=True)
+@kernel
 def _determinize(ctx, root, world, g) -> None:  # type: ignore[no-untyped-def]
     determinize(ctx[0], root, root[CURRENT], g, world, ctx[5])
 
@@ -290,7 +297,7 @@ def _outcome(ctx, world, ranks, totals) -> None:  # type: ignore[no-untyped-def]
 _search = searcher(_determinize, _options, _play, _over, _mover, _roll, _outcome)
 
 
-@nb.njit(cache=True)
+@kernel(allocates=True)
 def ismcts(t, s, w, g, stats, floats, ints, policy, log, visits, means) -> np.int64:  # type: ignore[no-untyped-def]
     """`IsmctsStrategy.choose` for the current seat (its `terms` in `visits` and `means`,
     one per legal choice); `w`: the search's parameters (`sanssim.compiled.ismcts`)."""
