@@ -31,7 +31,7 @@ from sanssim.games.splendor.core.position import (
     position,
     spent,
 )
-from sanssim.games.splendor.core.state import inline, jit, seat
+from sanssim.games.splendor.core.state import inline, jit, seat, step
 from sanssim.games.splendor.core.turn import affords, holdings
 
 # parameter columns, in `HeuristicStrategy.params` order
@@ -138,7 +138,7 @@ def _denied(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int
     return 0.0
 
 
-@inline
+@step
 def _denied_at(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, p: int, slot: int,
                denied: np.ndarray, rivals: np.ndarray, guards: int) -> float:  # fmt: skip
     """`_denied`, each slot's computed once a call (`denied`: -1 where not yet)."""
@@ -167,7 +167,7 @@ def _noble_scores(S: np.ndarray, cfg: np.ndarray, nobles: np.ndarray, p: int,
         out[j] = score
 
 
-@inline
+@step
 def _helped(one: float, two: float, pull: float, spread: float,
             short: int) -> tuple[float, float]:  # fmt: skip
     """A colour's wants of one token and of two after a card `short` gems of it: the
@@ -212,7 +212,7 @@ def wants(S: np.ndarray, cards: np.ndarray, nobles: np.ndarray, w: np.ndarray, b
     return count, gold
 
 
-@inline
+@step
 def main_terms(S: np.ndarray, cfg: np.ndarray, w: np.ndarray, p: int, base: int,
                work: tuple) -> tuple[int, int, float, int]:  # fmt: skip
     """A main-phase turn's shared terms: the seat's tokens held, its limit, what every
@@ -241,7 +241,7 @@ def main_terms(S: np.ndarray, cfg: np.ndarray, w: np.ndarray, p: int, base: int,
     return held, limit, reserving, guards
 
 
-@inline
+@step
 def take_score(a: int, w: np.ndarray, floats: np.ndarray, held: int, limit: int) -> float:
     """A take's score: the wants of the tokens it gains, less their overflow."""
     score = 0.0
@@ -261,7 +261,7 @@ def take_score(a: int, w: np.ndarray, floats: np.ndarray, held: int, limit: int)
     return score
 
 
-@inline
+@step
 def reserve_score(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, w: np.ndarray, p: int,
                   slot: int, gold: int, reserving: float, guards: int,
                   work: tuple) -> float:  # fmt: skip
@@ -277,7 +277,7 @@ def reserve_score(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, w: np.ndarr
     return score
 
 
-@inline
+@step
 def buy_score(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, w: np.ndarray, p: int,
               base: int, card: int, slot: int, guards: int, work: tuple) -> float:  # fmt: skip
     """A buy's score: the card's points and colour value, less the spending; a display
@@ -342,7 +342,7 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
     return top
 
 
-@inline
+@step
 def kept(top: int, top_score: float, option: int, score: float, first: bool) -> tuple:
     """The first best so far: `option` and its `score` in place of `top` when it scores
     higher, or is the `first` (selects, not a branch: which option is best is

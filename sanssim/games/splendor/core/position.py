@@ -12,7 +12,7 @@ from sanssim.compiled.lowered import empty, larger, smaller
 from sanssim.games.splendor.actions import BUY, BUY_RESERVED, MAX_RESERVED, N_GEMS, N_SLOTS
 from sanssim.games.splendor.config import MAX_PLAYERS
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.state import inline, jit
+from sanssim.games.splendor.core.state import jit, step
 from sanssim.games.splendor.strategies import TAKE_GAINS as _GAINS
 
 MAX_CARDS = N_SLOTS + MAX_RESERVED
@@ -38,7 +38,7 @@ def new_work() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
     )
 
 
-@inline
+@step
 def position(S: np.ndarray, cards: np.ndarray, base: int, work: tuple) -> int:
     """How many cards the seat at `base` could buy; in `work`, where the card each buy
     action buys sits (`at[action - BUY]`, so no search for it), each card and its gems

@@ -12,6 +12,8 @@ from sanssim.games.splendor.core import layout as L
 jit = kernel  # no reference counts: what allocates is a plain `nb.njit`
 # for the wrappers called from one place: inlined there, no compiled library of their own
 inline = nb.njit(cache=True, inline="always")
+# for a helper called from several places: typed once, inlined by LLVM at each
+step = kernel(forceinline=True)
 
 
 @jit

@@ -26,7 +26,7 @@ from sanssim.games.splendor.actions import (
     TAKE2_MIN,
 )
 from sanssim.games.splendor.core import layout as L
-from sanssim.games.splendor.core.state import inline, jit, seat
+from sanssim.games.splendor.core.state import jit, seat, step
 from sanssim.games.splendor.record import R_ACTION, R_DISPLAY, R_PAYMENT, R_RETURNED, R_TAKEN
 
 N_TAKE_SETS = len(L.TAKE_MASKS)
@@ -51,7 +51,7 @@ def supply_masks(S: np.ndarray) -> tuple[int, int, int]:
     return avail, big, n_big
 
 
-@inline
+@step
 def _open(S: np.ndarray) -> None:
     """The turn's record opened, no buy yet, the main phase."""
     if S[L.H_RECORD]:
@@ -67,7 +67,7 @@ def _open(S: np.ndarray) -> None:
     S[L.H_PHASE] = MAIN
 
 
-@inline
+@step
 def _list(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, avail: int, big: int) -> None:
     """The legal choices: the takes from a table by the colours in the supply,
     affordability by one subtraction on packed counts (`holdings`); the count kept in a
