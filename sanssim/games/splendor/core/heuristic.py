@@ -52,6 +52,9 @@ from sanssim.games.splendor.core.turn import affords, holdings
     W_OVERFLOW,
     W_DENY,
 ) = range(15)
+# A reserved card's `slot` for `buy_score`: not the literal -1, for which numba would type
+# and compile `buy_score` (and `_denied_at` in it) a second time.
+RESERVED = np.int64(-1)
 # the floats of the scratch (`position.new_work`)
 F_COLOUR_VALUE = 0
 F_VALUE = F_COLOUR_VALUE + N_GEMS
@@ -336,7 +339,7 @@ def heuristic_scores(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: 
         elif a < BUY_RESERVED:
             score = buy_score(S, cfg, cards, w, p, base, ids[at[a - BUY]], a - BUY, guards, work)
         elif a < PASS:
-            score = buy_score(S, cfg, cards, w, p, base, ids[at[a - BUY]], -1, guards, work)
+            score = buy_score(S, cfg, cards, w, p, base, ids[at[a - BUY]], RESERVED, guards, work)
         out[j] = score
         top, top_score = kept(top, top_score, j, score, j == 0)
     return top

@@ -20,6 +20,7 @@ from sanssim.games.splendor.actions import (
 )
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import (
+    RESERVED,
     buy_score,
     heuristic_scores,
     kept,
@@ -78,7 +79,7 @@ def rollout_choice(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np
     for r in range(n_reserved):
         i = at[BUY_RESERVED - BUY + r]
         if shorts[i, SHORT_SUM] <= gold:
-            score = buy_score(S, cfg, cards, w, p, base, ids[i], -1, guards, work)
+            score = buy_score(S, cfg, cards, w, p, base, ids[i], RESERVED, guards, work)
             top, top_score = kept(top, top_score, BUY_RESERVED + r, score, False)
     return top
 
