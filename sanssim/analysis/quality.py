@@ -211,16 +211,19 @@ class _Grid:
         self.start = np.repeat(self.first, self.turns)
         self.position = rows - self.start
         n_sides = sides_per_game[game]
-        exists = np.arange(int(sides_per_game.max()))[None, :] < n_sides[:, None]
+        # Column-major, every (turn, side) array: a side's column contiguous, so that the
+        # reductions across a row's sides run along columns (a maximum over four sides in a
+        # row-major array took 17 times as long).
+        exists = (np.arange(int(sides_per_game.max()))[:, None] < n_sides[None, :]).T
         known = exists & (n_sides >= 2)[:, None]  # a lone side has no other to lead or trail
         column = acting["column"].fill_null(-1).to_numpy()
         score = acting["score"].cast(pl.Float64).to_numpy()
         logged = (column >= 0) & ~np.isnan(score)
-        last = np.full(exists.shape, -1)
+        last = np.full(exists.shape, -1, order="F")
         last[rows[logged], column[logged]] = rows[logged]
         last = np.maximum.accumulate(last, axis=0)
         carried = last >= self.start[:, None]
-        self.score = np.zeros(exists.shape)
+        self.score = np.zeros(exists.shape, order="F")
         self.score[carried] = score[last[carried]]
         self.best_other = _others(self.score, exists, np.max, -np.inf)
         worst_other = _others(self.score, exists, np.min, np.inf)
@@ -244,18 +247,19 @@ class _Grid:
         """Deficit, decisiveness and comeback of column `side[g]` of each played game g
         (-1: none; its values are then not used)."""
         column = side[self.game]
-        rows = np.arange(len(column))
-        take = np.maximum(column, 0)
         usable = column >= 0
-        gap = np.where(
-            usable & self.known[rows, take],
-            self.best_other[rows, take] - self.score[rows, take],
-            -np.inf,
-        )
+        # Row r's cell of that column, read from the column-major arrays flattened (one
+        # index, not a row and a column: a third of the time).
+        cell = np.maximum(column, 0) * len(column) + np.arange(len(column))
+
+        def at(values: np.ndarray) -> np.ndarray:
+            return values.ravel(order="F")[cell]
+
+        gap = np.where(usable & at(self.known), at(self.best_other) - at(self.score), -np.inf)
         deficit = np.maximum.reduceat(gap, self.first)
-        behind = np.where(usable & self.behind[rows, take], self.position, -1)
+        behind = np.where(usable & at(self.behind), self.position, -1)
         behind_at = np.maximum.reduceat(behind, self.first)
-        came_back = usable & self.last[rows, take] & self.late
+        came_back = usable & at(self.last) & self.late
         return {
             "deficit": np.where(np.isneginf(deficit), np.nan, np.maximum(deficit, 0.0)),
             "decisiveness": (self.turns - behind_at - 1) / self.turns,
