@@ -43,9 +43,9 @@ bench:
 	$(BIN)/python scripts/bench.py $(BENCH)
 
 # The canonical reports under reports/, from the experiments in experiments/canonical.toml
-# (460,000 heuristic games and three reports: about 2 minutes on 2 cores, 38 s of it
+# (460,000 heuristic games and three reports: about 105 s on 2 cores, 37 s of it
 # playing), experiments/seikatsu.toml (120,000 heuristic Seikatsu games: 12 s, its report
-# 40 s) and experiments/splendor.toml (240,000 heuristic Splendor games: 35 s, its report
+# 38 s) and experiments/splendor.toml (240,000 heuristic Splendor games: 35 s, its report
 # 40 s); measured on 2026-12-06 on the compiled cores. An interrupted run resumes. Reports are regenerated in place, so --force lets
 # each replace the committed one.
 CANON := runs/canonical
