@@ -1,8 +1,8 @@
 """numba's compiler without the bookkeeping no core uses: a cold compile's CPU-seconds.
 
-Each change here keeps what numba compiles, and the code it makes, the same; it drops
-or memoises work numba does thousands of times in a core's cold compile for a feature
-the cores never use. Measured on the whole Sanssouci core (about 9.5 CPU-s), by
+Each change here keeps what numba compiles, and the code it makes, the same; it drops,
+or does more cheaply, work numba repeats thousands of times in a core's cold compile
+for features the cores never use. Measured on the whole Sanssouci core (about 9.5 CPU-s), by
 alternating compiles into empty caches:
 
 - events (`_CompilerLock`, the LLVM lock's callbacks): numba announces every pass it
