@@ -1,4 +1,5 @@
-"""`np.empty`, `np.zeros`, `min` and `max` for the cores, written into their callers.
+"""`np.empty`, `np.zeros`, `np.arange`, `min` and `max` for the cores, written into their
+callers.
 
 numba implements these as overloads: a function of their own, compiled (typed, lowered,
 optimised, given machine code) once for every signature they meet, about 0.03 CPU-s
@@ -43,6 +44,23 @@ def _allocation(name: str, zeroed: bool, doc: str):
 
 empty = _allocation("empty", False, "`np.empty(shape, dtype)`.")
 zeros = _allocation("zeros", True, "`np.zeros(shape, dtype)`.")
+
+
+@intrinsic
+def arange(typingctx, count):
+    """`np.arange(count)` of int64: 0, 1, ... count - 1."""
+    if not isinstance(count, types.Integer):
+        return None
+    made = types.Array(types.int64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        n = context.cast(builder, args[0], signature.args[0], types.intp)
+        array = _empty_nd_impl(context, builder, made, [n])
+        with cgutils.for_range(builder, n) as loop:
+            builder.store(loop.index, builder.gep(array.data, [loop.index]))
+        return array._getvalue()
+
+    return made(count), codegen
 
 
 def _pick(name: str, replace_if: str, doc: str):

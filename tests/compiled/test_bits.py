@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanssim.compiled import bits
-from sanssim.compiled.lowered import empty, larger, smaller, zeros
+from sanssim.compiled.lowered import arange, empty, larger, smaller, zeros
 
 MASKS = st.integers(min_value=1, max_value=(1 << 62) - 1)
 
@@ -95,6 +95,18 @@ def test_empty_and_zeros_make_numpy_arrays_of_the_shape_and_type(zeroed: bool) -
         assert not any(a.any() for a in made)
     with pytest.raises(ValueError, match="negative dimensions"):
         _made(-1)
+
+
+@nb.njit
+def _counted(n):  # type: ignore[no-untyped-def]
+    return arange(n), arange(np.int32(n))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 1000])
+def test_arange_counts_as_numpy_does(n: int) -> None:
+    for got in _counted(n):
+        assert got.dtype == np.int64 and got.flags.c_contiguous
+        assert np.array_equal(got, np.arange(n))
 
 
 @nb.njit

@@ -7,7 +7,7 @@ import numpy as np
 
 from sanssim.compiled import rng
 from sanssim.compiled.kernel import kernel
-from sanssim.compiled.lowered import empty, smaller
+from sanssim.compiled.lowered import arange, empty, smaller
 from sanssim.games.splendor.actions import (
     EMPTY,
     GOLD,
@@ -53,9 +53,7 @@ def deal(
         S[L.H_DECK_LEFT + level] = count
     for slot in range(N_SLOTS):
         S[L.DISPLAY + slot] = pop_deck(S, cfg, slot // SLOTS_PER_LEVEL)
-    order = empty(cfg[L.C_N_ALL_NOBLES], np.int64)  # np.arange, without its compile
-    for i in range(len(order)):
-        order[i] = i
+    order = arange(cfg[L.C_N_ALL_NOBLES])
     rng.shuffle(gens[base + N_LEVELS], order, len(order))
     S[L.H_N_TABLE] = cfg[L.C_NOBLES]
     for i in range(cfg[L.C_NOBLES]):

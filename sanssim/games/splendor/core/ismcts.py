@@ -14,7 +14,7 @@ import numpy as np
 from sanssim.compiled import rng
 from sanssim.compiled.ismcts import I_DEPTH, PARAMS, searcher
 from sanssim.compiled.kernel import kernel
-from sanssim.compiled.lowered import empty, zeros
+from sanssim.compiled.lowered import arange, empty, zeros
 from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.lookahead import (
     determinize,
@@ -105,7 +105,5 @@ def ismcts(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarray
         params[I_DEPTH] < 1,  # no depth cut: `_roll` plays a rollout to the end
     )
     legal = S[L.LEGAL : L.LEGAL + S[L.H_N_LEGAL]].copy()
-    sides = empty(cfg[L.C_N], np.int64)  # np.arange, without its compile
-    for p in range(len(sides)):
-        sides[p] = p
+    sides = arange(cfg[L.C_N])
     return _search(ctx, S, legal, g, params[:PARAMS], sides, L.MAX_LEGAL, visits, means)

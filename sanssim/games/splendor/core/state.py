@@ -9,7 +9,7 @@ from sanssim.compiled.kernel import kernel
 from sanssim.games.splendor.actions import EMPTY
 from sanssim.games.splendor.core import layout as L
 
-jit = kernel  # no reference counts: what allocates is a plain `nb.njit`
+jit = kernel  # no reference counts: what allocates is a `kernel(allocates=True)`
 # for the wrappers called from one place: inlined there, no compiled library of their own
 inline = nb.njit(cache=True, inline="always")
 # for a helper called from several places: typed once, inlined by LLVM at each
