@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.compiled import rng
 from sanssim.compiled.ismcts import I_DEPTH, PARAMS, searcher
 from sanssim.compiled.kernel import kernel
 from sanssim.compiled.lowered import arange, empty, zeros
@@ -24,7 +23,7 @@ from sanssim.games.splendor.core.lookahead import (
 from sanssim.games.splendor.core.position import new_work
 from sanssim.games.splendor.core.rollout import play_on
 from sanssim.games.splendor.core.rules import apply
-from sanssim.games.splendor.core.state import copy, jit, ranks_of, seat
+from sanssim.games.splendor.core.state import copy, jit, random_choice, ranks_of, seat
 from sanssim.games.splendor.record import RECORD_WIDTH
 
 
@@ -67,7 +66,7 @@ def _roll(ctx, world, g, uniform) -> None:  # type: ignore[no-untyped-def]
     rollout's every decision to the end, as the search would go on calling for them
     (`rollout.play_on`: one call a rollout, not one a decision)."""
     if uniform:
-        action = world[L.LEGAL + np.int64(rng.random(g) * world[L.H_N_LEGAL])]
+        action = random_choice(world, g)
         apply(world, ctx[0], ctx[1], ctx[2], ctx[3], action)
     else:
         decisions = -1 if ctx[9] else 1

@@ -17,7 +17,7 @@ from sanssim.games.splendor.core import layout as L
 from sanssim.games.splendor.core.heuristic import heuristic_scores
 from sanssim.games.splendor.core.rollout import ROLLOUT_PARAMS, play_on
 from sanssim.games.splendor.core.rules import apply
-from sanssim.games.splendor.core.state import copy, inline, jit, seat
+from sanssim.games.splendor.core.state import copy, inline, jit, random_choice, seat
 from sanssim.games.splendor.record import RECORD_WIDTH
 
 W_ROLLOUTS, W_WIDTH = 0, 1
@@ -79,7 +79,7 @@ def play_out(S: np.ndarray, cfg: np.ndarray, cards: np.ndarray, nobles: np.ndarr
         play_on(S, cfg, cards, nobles, log, scores, work, np.int64(-1))  # not a literal -1
         return
     while S[L.H_N_LEGAL] > 0:
-        action = S[L.LEGAL + np.int64(rng.random(g) * S[L.H_N_LEGAL])]
+        action = random_choice(S, g)
         apply(S, cfg, cards, nobles, log, action)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sanssim.compiled import rng
 from sanssim.compiled.kernel import kernel
 from sanssim.games.splendor.actions import EMPTY
 from sanssim.games.splendor.core import layout as L
@@ -20,6 +21,13 @@ step = kernel(forceinline=True)
 def seat(p: int) -> int:
     """Where seat `p`'s block starts."""
     return L.SEATS + L.SEAT_WIDTH * p
+
+
+@step
+def random_choice(S: np.ndarray, g: np.ndarray) -> np.int64:
+    """`RandomStrategy`'s choice: the legal choice at `int(random() * count)`, drawn from
+    `g` (a random seat's stream, or a uniform rollout's)."""
+    return S[L.LEGAL + np.int64(rng.random(g) * S[L.H_N_LEGAL])]
 
 
 @inline

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanssim.compiled import rng
 from sanssim.compiled.lowered import empty, larger
 from sanssim.games.splendor.actions import (
     BUY,
@@ -37,7 +36,7 @@ from sanssim.games.splendor.core.position import (
     position,
     spent,
 )
-from sanssim.games.splendor.core.state import inline, jit, seat
+from sanssim.games.splendor.core.state import inline, jit, random_choice, seat
 
 RANDOM, GREEDY, HEURISTIC, LOOKAHEAD, ISMCTS = range(5)
 FAILED = -1  # the choice of a strategy that raises in Python
@@ -170,7 +169,7 @@ def choose_simple(
     as a kernel: the chunk loop calls it once a decision, where an inlined `choose`
     counts references on its arrays."""
     if kind == RANDOM:
-        return S[L.LEGAL + np.int64(rng.random(g) * S[L.H_N_LEGAL])]
+        return random_choice(S, g)
     if kind == GREEDY:
         if not greedy_scores(S, cfg, cards, scores, work):
             return FAILED
